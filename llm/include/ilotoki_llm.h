@@ -1,0 +1,299 @@
+/*
+ * ilotoki_llm.h — the whole C surface of the ilo toki inference core.
+ *
+ * A narrow, plain-C API over llama.cpp: load a GGUF model, start a translation from a
+ * prompt, pull the translation out piece by piece, stop it from any thread, free it.
+ * Nothing else in the project includes llama.h.
+ *
+ * Conventions
+ * - Every function that can fail returns an `ilotoki_llm_status`. On failure it writes a
+ *   NUL-terminated, human-readable message into the caller's `error` buffer (which may be
+ *   NULL when `error_len` is 0). No C++ exception ever crosses this boundary.
+ * - Ownership is explicit: a handle from `ilotoki_llm_load` is released with
+ *   `ilotoki_llm_free`. Strings returned by the core are owned by the handle and stay
+ *   valid until the next call on that handle that says it invalidates them.
+ * - One handle serves one translation at a time. `start`, `next`, `stats` and `free` must
+ *   not run concurrently with each other on the same handle; `stop` may be called from any
+ *   thread at any time.
+ */
+#ifndef ILOTOKI_LLM_H
+#define ILOTOKI_LLM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An opaque handle: one loaded model and its context. */
+typedef struct ilotoki_llm ilotoki_llm;
+
+/** Status codes. Zero and positive values are success; negative values are errors. */
+typedef enum ilotoki_llm_status {
+    /** Success; for `next`, a piece of text was produced. */
+    ILOTOKI_LLM_OK = 0,
+    /** `next` only: the translation has ended; see `ilotoki_llm_stats.finish_reason`. */
+    ILOTOKI_LLM_DONE = 1,
+
+    /** A required argument was NULL or out of range. */
+    ILOTOKI_LLM_ERROR_INVALID_ARGUMENT = -1,
+    /** No file exists at the path. */
+    ILOTOKI_LLM_ERROR_FILE_NOT_FOUND = -2,
+    /** The path exists but is not a regular file (a directory, a device). */
+    ILOTOKI_LLM_ERROR_NOT_A_FILE = -3,
+    /** The file could not be opened or read (permissions, I/O error). */
+    ILOTOKI_LLM_ERROR_UNREADABLE = -4,
+    /** The file is empty or does not start with the GGUF magic. */
+    ILOTOKI_LLM_ERROR_NOT_GGUF = -5,
+    /** A GGUF file that llama.cpp could not load: truncated, corrupt, missing tensors. */
+    ILOTOKI_LLM_ERROR_CORRUPT_MODEL = -6,
+    /** A well-formed GGUF file whose architecture this build cannot run. */
+    ILOTOKI_LLM_ERROR_UNSUPPORTED_MODEL = -7,
+    /** Memory for the model or its context could not be allocated. */
+    ILOTOKI_LLM_ERROR_OUT_OF_MEMORY = -8,
+    /** The prompt does not fit in the context (with room for at least one new token). */
+    ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG = -9,
+    /** The prompt is not valid UTF-8, or contains a NUL byte. */
+    ILOTOKI_LLM_ERROR_INVALID_TEXT = -10,
+    /** llama.cpp failed while evaluating the model. */
+    ILOTOKI_LLM_ERROR_DECODE_FAILED = -11,
+    /** `next` was called without a successful `start`. */
+    ILOTOKI_LLM_ERROR_NOT_STARTED = -12,
+    /** Anything else (an internal invariant broke); the message says what. */
+    ILOTOKI_LLM_ERROR_INTERNAL = -99,
+} ilotoki_llm_status;
+
+/** Why a translation ended. */
+typedef enum ilotoki_llm_finish_reason {
+    /** Still running, or never started. */
+    ILOTOKI_LLM_FINISH_NONE = 0,
+    /** The model produced an end-of-generation token. */
+    ILOTOKI_LLM_FINISH_END_OF_GENERATION = 1,
+    /** `max_tokens` tokens were generated, or the context is full. */
+    ILOTOKI_LLM_FINISH_MAX_TOKENS = 2,
+    /** The output reached one of the stop sequences (which is not emitted). */
+    ILOTOKI_LLM_FINISH_STOP_SEQUENCE = 3,
+    /** The output would have had more lines than `max_lines` (the newline is not emitted). */
+    ILOTOKI_LLM_FINISH_LINE_LIMIT = 4,
+    /** `ilotoki_llm_stop` was called. */
+    ILOTOKI_LLM_FINISH_STOPPED = 5,
+} ilotoki_llm_finish_reason;
+
+/**
+ * How the next token is chosen. The product always uses `ARGMAX`; the other two exist so
+ * tests and benchmarks can compare against llama.cpp's own sampler chain in one build.
+ */
+typedef enum ilotoki_llm_selection {
+    /** Greedy: the first token with the highest logit, found by one pass over the logits. */
+    ILOTOKI_LLM_SELECT_ARGMAX = 0,
+    /** llama.cpp's `llama_sampler_init_greedy` (same choice, through the sampler API). */
+    ILOTOKI_LLM_SELECT_LLAMA_GREEDY = 1,
+    /** llama.cpp's chain top-k 40, top-p 0.95, temperature 0.8, seeded dist (benchmarks only). */
+    ILOTOKI_LLM_SELECT_LLAMA_SAMPLING_CHAIN = 2,
+} ilotoki_llm_selection;
+
+/** Parameters for `ilotoki_llm_load`. Start from `ilotoki_llm_default_load_params()`. */
+typedef struct ilotoki_llm_load_params {
+    /** Context length in tokens; 0 means 2048. */
+    int32_t context_length;
+    /** Threads for decoding and prefill; 0 means `ilotoki_llm_performance_core_count()`. */
+    int32_t threads;
+    /** Logical batch for prefill in tokens; 0 means the context length. */
+    int32_t batch_size;
+    /** Flash attention: -1 automatic (llama.cpp's default), 0 off, 1 on. */
+    int32_t flash_attention;
+} ilotoki_llm_load_params;
+
+/** Parameters for `ilotoki_llm_start`. Start from `ilotoki_llm_default_start_params()`. */
+typedef struct ilotoki_llm_start_params {
+    /** At most this many tokens are generated; 0 or less means until the context is full. */
+    int32_t max_tokens;
+    /** The output ends before it would have more lines than this; 0 means no limit. */
+    int32_t max_lines;
+    /** Strings that end the output when it reaches them; they are never emitted. May be NULL. */
+    const char *const *stop_sequences;
+    /** Number of entries in `stop_sequences`. */
+    size_t stop_sequence_count;
+    /** How tokens are chosen; the product uses `ILOTOKI_LLM_SELECT_ARGMAX`. */
+    ilotoki_llm_selection selection;
+    /** Benchmarks only: request logits for every prompt token instead of only the last. */
+    bool logits_for_all_prompt_tokens;
+} ilotoki_llm_start_params;
+
+/** Figures for the current (or last) translation on a handle. */
+typedef struct ilotoki_llm_stats {
+    /** Tokens in the prompt, BOS included. */
+    int32_t prompt_tokens;
+    /** Tokens generated, including an end-of-generation token and any withheld text. */
+    int32_t generated_tokens;
+    /** Wall time spent evaluating the prompt, in milliseconds. */
+    double prefill_ms;
+    /** Wall time spent generating after the prompt, in milliseconds. */
+    double decode_ms;
+    /** Wall time from `start` to the first non-empty piece (0 while there is none). */
+    double first_piece_ms;
+    /** Major page faults of the process during the translation (`getrusage` ru_majflt delta). */
+    int64_t major_page_faults;
+    /** Why the translation ended (`ILOTOKI_LLM_FINISH_NONE` while it runs). */
+    ilotoki_llm_finish_reason finish_reason;
+} ilotoki_llm_stats;
+
+/** Facts about a loaded model. Strings are owned by the handle and live as long as it does. */
+typedef struct ilotoki_llm_model_info {
+    /** The GGUF `general.architecture`, e.g. "gemma3". */
+    const char *architecture;
+    /** llama.cpp's one-line description, e.g. "gemma3 270M Q4_K - Medium". */
+    const char *description;
+    /** Context length of this handle in tokens. */
+    int32_t context_length;
+    /** Context length the model was trained with. */
+    int32_t trained_context_length;
+    /** Number of tokens in the vocabulary. */
+    int32_t vocabulary_size;
+    /** Threads used for decoding. */
+    int32_t threads;
+    /** Total size of the model's tensors in bytes. */
+    uint64_t model_bytes;
+    /** Number of parameters. */
+    uint64_t parameters;
+} ilotoki_llm_model_info;
+
+/** Defaults: context 2048, threads from `performance_core_count`, batch = context, flash attention automatic. */
+ilotoki_llm_load_params ilotoki_llm_default_load_params(void);
+
+/** Defaults: 512 tokens, no line limit, no stop sequences, argmax, logits for the last prompt token only. */
+ilotoki_llm_start_params ilotoki_llm_default_start_params(void);
+
+/**
+ * Loads a GGUF model (memory-mapped, not locked) and creates its context.
+ *
+ * The file is checked before llama.cpp sees it, so a missing file, a directory, an empty
+ * file or a file without the GGUF magic each get their own status and a message naming the
+ * path. Truncated or corrupt files and unknown architectures are reported from llama.cpp's
+ * own diagnosis.
+ *
+ * - Parameters:
+ *   - path: the model file, NUL-terminated UTF-8.
+ *   - params: load parameters, or NULL for the defaults.
+ *   - out: receives the new handle on success; set to NULL on failure.
+ *   - error, error_len: the caller's buffer for a message on failure.
+ * - Returns: `ILOTOKI_LLM_OK` or an error status.
+ */
+ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_params *params,
+                                    ilotoki_llm **out, char *error, size_t error_len);
+
+/**
+ * Starts a translation: clears the KV cache (no state is carried over from earlier
+ * translations), tokenizes the prompt with the model's BOS and with special-token parsing
+ * off (typed text can never become control tokens), and evaluates it, requesting logits
+ * only for its last token.
+ *
+ * A running translation on the same handle is replaced. If `ilotoki_llm_stop` is called
+ * while the prompt is being evaluated, `start` still returns `ILOTOKI_LLM_OK` and the first
+ * `next` returns `ILOTOKI_LLM_DONE` with the finish reason `STOPPED`.
+ *
+ * - Parameters:
+ *   - prompt: NUL-terminated UTF-8 text.
+ *   - params: start parameters, or NULL for the defaults.
+ * - Returns: `ILOTOKI_LLM_OK`, `ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG` (the message gives the
+ *   token count and the limit), `ILOTOKI_LLM_ERROR_INVALID_TEXT`, or another error.
+ */
+ilotoki_llm_status ilotoki_llm_start(ilotoki_llm *llm, const char *prompt,
+                                     const ilotoki_llm_start_params *params, char *error,
+                                     size_t error_len);
+
+/**
+ * Produces the next piece of the translation.
+ *
+ * Decoding is greedy (see `ilotoki_llm_selection`). A piece is always complete UTF-8: bytes
+ * of a character split across tokens are held back until it is complete, and bytes that can
+ * never complete one are replaced by U+FFFD. Text that could be the beginning of a stop
+ * sequence is held back until it is known not to be one.
+ *
+ * - Parameters:
+ *   - piece: receives a pointer to the text (not NUL-terminated), owned by the handle and
+ *     valid until the next call to `next`, `start` or `free` on it.
+ *   - piece_len: receives the length of the text in bytes (always > 0 with `ILOTOKI_LLM_OK`).
+ * - Returns: `ILOTOKI_LLM_OK` with a piece; `ILOTOKI_LLM_DONE` once the translation has ended
+ *   (and on every call after that); or an error status.
+ */
+ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t *piece_len,
+                                    char *error, size_t error_len);
+
+/**
+ * Stops the running translation. Safe to call from any thread, at any time, any number of
+ * times. It interrupts an evaluation in progress (llama.cpp's abort callback) and returns
+ * once a concurrent `next` or `start` has returned, so no piece is produced after `stop`
+ * returns. The handle stays usable: the next `start` begins a new translation.
+ */
+void ilotoki_llm_stop(ilotoki_llm *llm);
+
+/** Copies the figures of the current or last translation into `out`. */
+ilotoki_llm_status ilotoki_llm_get_stats(const ilotoki_llm *llm, ilotoki_llm_stats *out);
+
+/** Copies facts about the loaded model into `out`. */
+ilotoki_llm_status ilotoki_llm_get_model_info(const ilotoki_llm *llm, ilotoki_llm_model_info *out);
+
+/**
+ * Copies the token ids generated so far in the current translation (in order) into `tokens`.
+ *
+ * - Returns: the number of generated tokens, which may exceed `capacity` (then only the
+ *   first `capacity` were copied); -1 if `llm` is NULL.
+ */
+int32_t ilotoki_llm_generated_tokens(const ilotoki_llm *llm, int32_t *tokens, int32_t capacity);
+
+/**
+ * Counts the tokens of `text` as `start` would tokenize it (BOS included).
+ *
+ * - Returns: the count, or a negative value if `text` is not valid UTF-8.
+ */
+int32_t ilotoki_llm_count_tokens(const ilotoki_llm *llm, const char *text);
+
+/**
+ * Writes the text of `tokens` as llama.cpp detokenizes it in one go (special tokens are
+ * left out). Used to check that the streamed pieces add up to the whole text.
+ *
+ * - Returns: the number of bytes of the text, which may exceed `capacity` (then nothing
+ *   useful was written: call again with a larger buffer); -1 on invalid arguments.
+ */
+int32_t ilotoki_llm_detokenize(const ilotoki_llm *llm, const int32_t *tokens, int32_t count, char *text,
+                               int32_t capacity);
+
+/** Releases the handle, its context and its model. NULL is ignored. */
+void ilotoki_llm_free(ilotoki_llm *llm);
+
+/**
+ * Number of threads that decode fastest on this device: the physical cores outside the
+ * slowest frequency group.
+ *
+ * Reads cpufreq from /sys. With at least two frequency groups (frequencies within 10 % of
+ * each other are one group) the slowest group is left out: work is synchronised at every
+ * layer, so one thread on a slow core holds up all the others. Without cpufreq, or with one
+ * group, all online cores are used. SMT siblings count once. The result is at most 8, at
+ * most the CPUs this process may run on, and at least 1.
+ */
+int32_t ilotoki_llm_performance_core_count(void);
+
+/**
+ * `ilotoki_llm_performance_core_count` over any sysfs tree, for tests.
+ *
+ * - Parameters:
+ *   - sysfs_root: the directory that holds `devices/system/cpu` (the real one is "/sys").
+ *   - allowed_cpus: the size of the process's CPU affinity set; 0 or less reads it with
+ *     `sched_getaffinity`.
+ */
+int32_t ilotoki_llm_performance_core_count_in(const char *sysfs_root, int32_t allowed_cpus);
+
+/** The llama.cpp version this core was built against (e.g. "b7000 (0c1e570)"). */
+const char *ilotoki_llm_backend_version(void);
+
+/** A human-readable name for a status code. */
+const char *ilotoki_llm_status_name(ilotoki_llm_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ILOTOKI_LLM_H */

@@ -1,0 +1,587 @@
+// The C API of ilotoki_llm.h over llama.cpp. Every entry point catches everything: a C
+// caller (Swift, JNI) never sees a C++ exception.
+#include "ilotoki_llm.h"
+
+#include "llama.h"
+#include "llama_log.hpp"
+#include "model_file.hpp"
+#include "output_filter.hpp"
+#include "performance_cores.hpp"
+#include "utf8.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int32_t kDefaultContextLength = 2048;
+constexpr int32_t kDefaultMaxTokens = 512;
+constexpr uint32_t kSamplingChainSeed = 1234;
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_between(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+int64_t major_page_faults_so_far() {
+    struct rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    return usage.ru_majflt;
+}
+
+void write_error(char *error, size_t error_len, const std::string &message) {
+    if (error == nullptr || error_len == 0) return;
+    const size_t length = std::min(message.size(), error_len - 1);
+    std::memcpy(error, message.data(), length);
+    error[length] = '\0';
+}
+
+/// Thrown inside the core; turned into a status code at the API boundary.
+struct CoreError {
+    ilotoki_llm_status status;
+    std::string message;
+};
+
+} // namespace
+
+struct ilotoki_llm {
+    llama_model *model = nullptr;
+    llama_context *context = nullptr;
+    const llama_vocab *vocab = nullptr;
+    llama_batch batch{};
+    bool batch_allocated = false;
+    std::string architecture;
+    std::string description;
+    std::string path;
+    int32_t context_length = 0;
+    int32_t batch_size = 0;
+    int32_t threads = 0;
+    int32_t vocabulary_size = 0;
+
+    // Held by start and next for their whole run; stop takes it to wait for them to return.
+    std::mutex run_mutex;
+    // Each start gets a new id; stop records the id it means, so a stop aimed at one
+    // translation can never end the next one.
+    std::atomic<uint64_t> translation_id{0};
+    std::atomic<uint64_t> stopped_id{0};
+
+    // The current translation.
+    bool started = false;
+    bool finished = false;
+    bool token_awaiting_decode = false;
+    llama_token last_token = 0;
+    int32_t position = 0;
+    ilotoki_llm_start_params params{};
+    std::vector<llama_token> generated;
+    std::vector<llama_token> prompt_tokens;
+    ilotoki::OutputFilter output;
+    std::string piece;
+    llama_sampler *sampler = nullptr;
+    ilotoki_llm_stats stats{};
+    Clock::time_point started_at;
+    int64_t page_faults_at_start = 0;
+
+    ~ilotoki_llm() {
+        if (sampler != nullptr) llama_sampler_free(sampler);
+        if (batch_allocated) llama_batch_free(batch);
+        if (context != nullptr) llama_free(context);
+        if (model != nullptr) llama_model_free(model);
+    }
+
+    bool stop_requested() const { return stopped_id.load() == translation_id.load(); }
+
+    static bool abort_callback(void *data) { return static_cast<ilotoki_llm *>(data)->stop_requested(); }
+
+    void finish(ilotoki_llm_finish_reason reason) {
+        if (finished) return;
+        finished = true;
+        stats.finish_reason = reason;
+        stats.major_page_faults = major_page_faults_so_far() - page_faults_at_start;
+        if (reason == ILOTOKI_LLM_FINISH_STOPPED) {
+            output.discard();
+        } else if (reason == ILOTOKI_LLM_FINISH_END_OF_GENERATION || reason == ILOTOKI_LLM_FINISH_MAX_TOKENS) {
+            output.flush();
+        }
+    }
+
+    /// Evaluates `count` tokens at the current position. Returns false if it was aborted.
+    bool decode(const llama_token *tokens, int32_t count, bool logits_for_all) {
+        for (int32_t offset = 0; offset < count; offset += batch_size) {
+            const int32_t chunk = std::min(batch_size, count - offset);
+            batch.n_tokens = chunk;
+            for (int32_t i = 0; i < chunk; ++i) {
+                batch.token[i] = tokens[offset + i];
+                batch.pos[i] = position + i;
+                batch.n_seq_id[i] = 1;
+                batch.seq_id[i][0] = 0;
+                const bool last = offset + i == count - 1;
+                batch.logits[i] = (last || logits_for_all) ? 1 : 0;
+            }
+            const int32_t result = llama_decode(context, batch);
+            if (result == 2) return false;
+            if (result != 0) {
+                throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
+                                "llama.cpp failed to evaluate the model (llama_decode returned " +
+                                    std::to_string(result) + ")."};
+            }
+            position += chunk;
+        }
+        return true;
+    }
+
+    llama_token select_token() {
+        if (params.selection != ILOTOKI_LLM_SELECT_ARGMAX && sampler != nullptr) {
+            return llama_sampler_sample(sampler, context, -1);
+        }
+        // Greedy decoding: one right answer per input, so the first highest logit wins (as
+        // llama.cpp's greedy sampler picks it), without sorting a 262k vocabulary per token.
+        const float *logits = llama_get_logits_ith(context, -1);
+        if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
+        llama_token best = 0;
+        float best_logit = logits[0];
+        for (int32_t token = 1; token < vocabulary_size; ++token) {
+            if (logits[token] > best_logit) {
+                best_logit = logits[token];
+                best = token;
+            }
+        }
+        return best;
+    }
+
+    std::vector<llama_token> tokenize(const char *text) const {
+        const auto length = static_cast<int32_t>(std::strlen(text));
+        std::vector<llama_token> tokens(static_cast<size_t>(length) + 2);
+        // parse_special is off: text typed by the user can never become a control token.
+        int32_t count = llama_tokenize(vocab, text, length, tokens.data(), static_cast<int32_t>(tokens.size()),
+                                       /*add_special*/ true, /*parse_special*/ false);
+        if (count < 0) {
+            if (count == INT32_MIN) throw CoreError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG, "The text is too long to tokenize."};
+            tokens.resize(static_cast<size_t>(-count));
+            count = llama_tokenize(vocab, text, length, tokens.data(), static_cast<int32_t>(tokens.size()), true, false);
+            if (count < 0) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "Tokenizing the prompt failed."};
+        }
+        tokens.resize(static_cast<size_t>(count));
+        return tokens;
+    }
+
+    void start(const char *prompt, const ilotoki_llm_start_params &start_params) {
+        const size_t prompt_length = std::strlen(prompt);
+        if (!ilotoki::utf8::is_valid(prompt, prompt_length)) {
+            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "The prompt is not valid UTF-8 text."};
+        }
+        translation_id.fetch_add(1);
+        started = false;
+        finished = false;
+        token_awaiting_decode = false;
+        position = 0;
+        params = start_params;
+        generated.clear();
+        stats = {};
+        started_at = Clock::now();
+        page_faults_at_start = major_page_faults_so_far();
+
+        std::vector<std::string> stops;
+        for (size_t i = 0; i < params.stop_sequence_count; ++i) {
+            if (params.stop_sequences != nullptr && params.stop_sequences[i] != nullptr) stops.emplace_back(params.stop_sequences[i]);
+        }
+        params.stop_sequences = nullptr; // not kept: the caller owns those strings
+        params.stop_sequence_count = 0;
+        output.reset(std::move(stops), params.max_lines);
+
+        if (sampler != nullptr) {
+            llama_sampler_free(sampler);
+            sampler = nullptr;
+        }
+        if (params.selection == ILOTOKI_LLM_SELECT_LLAMA_GREEDY) {
+            sampler = llama_sampler_chain_init(llama_sampler_chain_default_params());
+            llama_sampler_chain_add(sampler, llama_sampler_init_greedy());
+        } else if (params.selection == ILOTOKI_LLM_SELECT_LLAMA_SAMPLING_CHAIN) {
+            sampler = llama_sampler_chain_init(llama_sampler_chain_default_params());
+            llama_sampler_chain_add(sampler, llama_sampler_init_top_k(40));
+            llama_sampler_chain_add(sampler, llama_sampler_init_top_p(0.95f, 1));
+            llama_sampler_chain_add(sampler, llama_sampler_init_temp(0.8f));
+            llama_sampler_chain_add(sampler, llama_sampler_init_dist(kSamplingChainSeed));
+        }
+
+        prompt_tokens = tokenize(prompt);
+        stats.prompt_tokens = static_cast<int32_t>(prompt_tokens.size());
+        if (prompt_tokens.empty()) throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "The prompt is empty."};
+        if (stats.prompt_tokens >= context_length) {
+            throw CoreError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG,
+                            "The text is too long: the prompt has " + std::to_string(stats.prompt_tokens) +
+                                " tokens and the model's context holds " + std::to_string(context_length) +
+                                " (with room for the translation)."};
+        }
+
+        // Every translation starts fresh: no conversation state is carried over.
+        llama_memory_clear(llama_get_memory(context), true);
+        started = true;
+        const auto prefill_start = Clock::now();
+        const bool completed = decode(prompt_tokens.data(), stats.prompt_tokens, params.logits_for_all_prompt_tokens);
+        stats.prefill_ms = milliseconds_between(prefill_start, Clock::now());
+        if (!completed) finish(ILOTOKI_LLM_FINISH_STOPPED);
+    }
+
+    /// Returns true with a piece in `piece`, or false once the translation has ended.
+    bool next() {
+        const auto step_start = Clock::now();
+        struct DecodeTimer {
+            ilotoki_llm &llm;
+            Clock::time_point from;
+            ~DecodeTimer() { llm.stats.decode_ms += milliseconds_between(from, Clock::now()); }
+        } timer{*this, step_start};
+
+        while (true) {
+            if (stop_requested()) {
+                finish(ILOTOKI_LLM_FINISH_STOPPED);
+                return false;
+            }
+            if (output.take_ready(piece)) {
+                if (stats.first_piece_ms == 0) stats.first_piece_ms = milliseconds_between(started_at, Clock::now());
+                return true;
+            }
+            if (finished) return false;
+
+            const int32_t max_tokens = params.max_tokens > 0 ? params.max_tokens : context_length;
+            if (static_cast<int32_t>(generated.size()) >= max_tokens) {
+                finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
+                continue;
+            }
+            if (token_awaiting_decode) {
+                if (position >= context_length) {
+                    finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
+                    continue;
+                }
+                if (!decode(&last_token, 1, false)) {
+                    finish(ILOTOKI_LLM_FINISH_STOPPED);
+                    continue;
+                }
+                token_awaiting_decode = false;
+            }
+
+            const llama_token token = select_token();
+            generated.push_back(token);
+            stats.generated_tokens = static_cast<int32_t>(generated.size());
+            last_token = token;
+            token_awaiting_decode = true;
+            if (llama_vocab_is_eog(vocab, token)) {
+                finish(ILOTOKI_LLM_FINISH_END_OF_GENERATION);
+                continue;
+            }
+
+            char buffer[256];
+            int32_t length = llama_token_to_piece(vocab, token, buffer, sizeof(buffer), 0, /*special*/ false);
+            std::string bytes;
+            if (length < 0) {
+                bytes.resize(static_cast<size_t>(-length));
+                length = llama_token_to_piece(vocab, token, bytes.data(), -length, 0, false);
+                bytes.resize(length > 0 ? static_cast<size_t>(length) : 0);
+            } else {
+                bytes.assign(buffer, static_cast<size_t>(length));
+            }
+            switch (output.feed(bytes)) {
+            case ilotoki::OutputFilter::Outcome::Continue: break;
+            case ilotoki::OutputFilter::Outcome::StopSequence: finish(ILOTOKI_LLM_FINISH_STOP_SEQUENCE); break;
+            case ilotoki::OutputFilter::Outcome::LineLimit: finish(ILOTOKI_LLM_FINISH_LINE_LIMIT); break;
+            }
+        }
+    }
+};
+
+namespace {
+
+template <typename Body>
+ilotoki_llm_status guarded(char *error, size_t error_len, Body &&body) {
+    try {
+        return body();
+    } catch (const CoreError &core_error) {
+        write_error(error, error_len, core_error.message);
+        return core_error.status;
+    } catch (const std::bad_alloc &) {
+        write_error(error, error_len, "Out of memory.");
+        return ILOTOKI_LLM_ERROR_OUT_OF_MEMORY;
+    } catch (const std::exception &exception) {
+        write_error(error, error_len, std::string("Internal error: ") + exception.what());
+        return ILOTOKI_LLM_ERROR_INTERNAL;
+    } catch (...) {
+        write_error(error, error_len, "Internal error.");
+        return ILOTOKI_LLM_ERROR_INTERNAL;
+    }
+}
+
+ilotoki_llm_status classify_load_failure(const std::string &reason) {
+    if (reason.find("unknown model architecture") != std::string::npos) return ILOTOKI_LLM_ERROR_UNSUPPORTED_MODEL;
+    if (reason.find("failed to allocate") != std::string::npos || reason.find("unable to allocate") != std::string::npos ||
+        reason.find("out of memory") != std::string::npos) {
+        return ILOTOKI_LLM_ERROR_OUT_OF_MEMORY;
+    }
+    return ILOTOKI_LLM_ERROR_CORRUPT_MODEL;
+}
+
+} // namespace
+
+extern "C" {
+
+ilotoki_llm_load_params ilotoki_llm_default_load_params(void) {
+    ilotoki_llm_load_params params{};
+    params.context_length = 0;
+    params.threads = 0;
+    params.batch_size = 0;
+    params.flash_attention = -1;
+    return params;
+}
+
+ilotoki_llm_start_params ilotoki_llm_default_start_params(void) {
+    ilotoki_llm_start_params params{};
+    params.max_tokens = kDefaultMaxTokens;
+    params.max_lines = 0;
+    params.stop_sequences = nullptr;
+    params.stop_sequence_count = 0;
+    params.selection = ILOTOKI_LLM_SELECT_ARGMAX;
+    params.logits_for_all_prompt_tokens = false;
+    return params;
+}
+
+ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_params *params, ilotoki_llm **out,
+                                    char *error, size_t error_len) {
+    if (out != nullptr) *out = nullptr;
+    return guarded(error, error_len, [&]() -> ilotoki_llm_status {
+        if (path == nullptr || out == nullptr) {
+            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_load needs a path and an output handle."};
+        }
+        const ilotoki_llm_load_params load = params != nullptr ? *params : ilotoki_llm_default_load_params();
+        const std::string file(path);
+        const auto check = ilotoki::check_model_file(file);
+        if (check.status != ILOTOKI_LLM_OK) throw CoreError{check.status, check.message};
+
+        ilotoki::install_llama_log();
+        ilotoki::clear_llama_errors();
+
+        auto llm = std::make_unique<ilotoki_llm>();
+        llm->path = file;
+        auto model_params = llama_model_default_params();
+        model_params.load_mode = LLAMA_LOAD_MODE_MMAP; // mmap on, mlock off: the system may page the weights
+        llm->model = llama_model_load_from_file(path, model_params);
+        if (llm->model == nullptr) {
+            std::string reason = ilotoki::first_llama_error();
+            const auto status = classify_load_failure(reason);
+            std::string message = "Could not load the model '" + file + "'";
+            if (status == ILOTOKI_LLM_ERROR_UNSUPPORTED_MODEL) {
+                message += ": its architecture is not supported by this version of ilo toki";
+            } else if (status == ILOTOKI_LLM_ERROR_OUT_OF_MEMORY) {
+                message += ": there is not enough memory";
+            } else {
+                message += ": the file is truncated or corrupt; delete it and download it again";
+            }
+            if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
+            throw CoreError{status, message + "."};
+        }
+
+        llm->vocab = llama_model_get_vocab(llm->model);
+        llm->vocabulary_size = llama_vocab_n_tokens(llm->vocab);
+        llm->context_length = load.context_length > 0 ? load.context_length : kDefaultContextLength;
+        llm->batch_size = load.batch_size > 0 ? std::min(load.batch_size, llm->context_length) : llm->context_length;
+        llm->threads = load.threads > 0 ? load.threads : ilotoki_llm_performance_core_count();
+
+        auto context_params = llama_context_default_params();
+        context_params.n_ctx = static_cast<uint32_t>(llm->context_length);
+        context_params.n_batch = static_cast<uint32_t>(llm->batch_size);
+        context_params.n_ubatch = std::min<uint32_t>(512, context_params.n_batch);
+        context_params.n_seq_max = 1;
+        context_params.n_threads = llm->threads;
+        context_params.n_threads_batch = llm->threads;
+        context_params.flash_attn_type = load.flash_attention < 0   ? LLAMA_FLASH_ATTN_TYPE_AUTO
+                                         : load.flash_attention == 0 ? LLAMA_FLASH_ATTN_TYPE_DISABLED
+                                                                     : LLAMA_FLASH_ATTN_TYPE_ENABLED;
+        context_params.no_perf = true;
+        context_params.abort_callback = &ilotoki_llm::abort_callback;
+        context_params.abort_callback_data = llm.get();
+        llm->context = llama_init_from_model(llm->model, context_params);
+        if (llm->context == nullptr) {
+            const std::string reason = ilotoki::first_llama_error();
+            std::string message = "Could not create a context for the model '" + file + "'";
+            if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
+            throw CoreError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, message + "."};
+        }
+        llm->context_length = static_cast<int32_t>(llama_n_ctx(llm->context));
+        llm->batch = llama_batch_init(llm->batch_size, 0, 1);
+        llm->batch_allocated = true;
+
+        char text[256];
+        if (llama_model_meta_val_str(llm->model, "general.architecture", text, sizeof(text)) >= 0) llm->architecture = text;
+        if (llama_model_desc(llm->model, text, sizeof(text)) >= 0) llm->description = text;
+        *out = llm.release();
+        return ILOTOKI_LLM_OK;
+    });
+}
+
+ilotoki_llm_status ilotoki_llm_start(ilotoki_llm *llm, const char *prompt, const ilotoki_llm_start_params *params,
+                                     char *error, size_t error_len) {
+    return guarded(error, error_len, [&]() -> ilotoki_llm_status {
+        if (llm == nullptr || prompt == nullptr) {
+            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_start needs a handle and a prompt."};
+        }
+        std::lock_guard<std::mutex> lock(llm->run_mutex);
+        try {
+            llm->start(prompt, params != nullptr ? *params : ilotoki_llm_default_start_params());
+        } catch (...) {
+            llm->started = false;
+            throw;
+        }
+        return ILOTOKI_LLM_OK;
+    });
+}
+
+ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t *piece_len, char *error,
+                                    size_t error_len) {
+    if (piece != nullptr) *piece = nullptr;
+    if (piece_len != nullptr) *piece_len = 0;
+    return guarded(error, error_len, [&]() -> ilotoki_llm_status {
+        if (llm == nullptr || piece == nullptr || piece_len == nullptr) {
+            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_next needs a handle and output pointers."};
+        }
+        std::lock_guard<std::mutex> lock(llm->run_mutex);
+        if (!llm->started) throw CoreError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No translation has been started."};
+        try {
+            if (!llm->next()) return ILOTOKI_LLM_DONE;
+        } catch (...) {
+            llm->finish(ILOTOKI_LLM_FINISH_STOPPED);
+            throw;
+        }
+        *piece = llm->piece.data();
+        *piece_len = llm->piece.size();
+        return ILOTOKI_LLM_OK;
+    });
+}
+
+void ilotoki_llm_stop(ilotoki_llm *llm) {
+    if (llm == nullptr) return;
+    try {
+        llm->stopped_id.store(llm->translation_id.load());
+        // Wait for a running start or next to notice and return.
+        std::lock_guard<std::mutex> lock(llm->run_mutex);
+    } catch (...) {
+        // Locking a healthy mutex does not fail; nothing may escape to C regardless.
+    }
+}
+
+ilotoki_llm_status ilotoki_llm_get_stats(const ilotoki_llm *llm, ilotoki_llm_stats *out) {
+    if (llm == nullptr || out == nullptr) return ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
+    *out = llm->stats;
+    if (llm->started && !llm->finished) out->major_page_faults = major_page_faults_so_far() - llm->page_faults_at_start;
+    return ILOTOKI_LLM_OK;
+}
+
+ilotoki_llm_status ilotoki_llm_get_model_info(const ilotoki_llm *llm, ilotoki_llm_model_info *out) {
+    if (llm == nullptr || out == nullptr) return ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
+    out->architecture = llm->architecture.c_str();
+    out->description = llm->description.c_str();
+    out->context_length = llm->context_length;
+    out->trained_context_length = llama_model_n_ctx_train(llm->model);
+    out->vocabulary_size = llm->vocabulary_size;
+    out->threads = llm->threads;
+    out->model_bytes = llama_model_size(llm->model);
+    out->parameters = llama_model_n_params(llm->model);
+    return ILOTOKI_LLM_OK;
+}
+
+int32_t ilotoki_llm_generated_tokens(const ilotoki_llm *llm, int32_t *tokens, int32_t capacity) {
+    if (llm == nullptr) return -1;
+    const auto count = static_cast<int32_t>(llm->generated.size());
+    if (tokens != nullptr && capacity > 0) {
+        const int32_t copied = std::min(count, capacity);
+        std::memcpy(tokens, llm->generated.data(), sizeof(int32_t) * static_cast<size_t>(copied));
+    }
+    return count;
+}
+
+int32_t ilotoki_llm_count_tokens(const ilotoki_llm *llm, const char *text) {
+    if (llm == nullptr || text == nullptr) return -1;
+    try {
+        if (!ilotoki::utf8::is_valid(text, std::strlen(text))) return -1;
+        return static_cast<int32_t>(llm->tokenize(text).size());
+    } catch (...) {
+        return -1;
+    }
+}
+
+int32_t ilotoki_llm_detokenize(const ilotoki_llm *llm, const int32_t *tokens, int32_t count, char *text,
+                               int32_t capacity) {
+    if (llm == nullptr || (tokens == nullptr && count > 0) || count < 0 || capacity < 0) return -1;
+    try {
+        char empty = 0;
+        const int32_t result = llama_detokenize(llm->vocab, tokens, count, text != nullptr ? text : &empty,
+                                                text != nullptr ? capacity : 0, /*remove_special*/ true,
+                                                /*unparse_special*/ false);
+        return result < 0 ? -result : result;
+    } catch (...) {
+        return -1;
+    }
+}
+
+void ilotoki_llm_free(ilotoki_llm *llm) {
+    if (llm == nullptr) return;
+    try {
+        ilotoki_llm_stop(llm);
+        delete llm;
+    } catch (...) {
+    }
+}
+
+int32_t ilotoki_llm_performance_core_count(void) { return ilotoki_llm_performance_core_count_in("/sys", 0); }
+
+int32_t ilotoki_llm_performance_core_count_in(const char *sysfs_root, int32_t allowed_cpus) {
+    try {
+        return ilotoki::performance_core_count(sysfs_root != nullptr ? sysfs_root : "/sys", allowed_cpus);
+    } catch (...) {
+        return 1;
+    }
+}
+
+const char *ilotoki_llm_backend_version(void) {
+    static const std::string version = [] {
+        try {
+            const char *text = llama_version();
+            return std::string(text != nullptr ? text : "unknown");
+        } catch (...) {
+            return std::string("unknown");
+        }
+    }();
+    return version.c_str();
+}
+
+const char *ilotoki_llm_status_name(ilotoki_llm_status status) {
+    switch (status) {
+    case ILOTOKI_LLM_OK: return "ok";
+    case ILOTOKI_LLM_DONE: return "done";
+    case ILOTOKI_LLM_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case ILOTOKI_LLM_ERROR_FILE_NOT_FOUND: return "file not found";
+    case ILOTOKI_LLM_ERROR_NOT_A_FILE: return "not a file";
+    case ILOTOKI_LLM_ERROR_UNREADABLE: return "unreadable";
+    case ILOTOKI_LLM_ERROR_NOT_GGUF: return "not a GGUF file";
+    case ILOTOKI_LLM_ERROR_CORRUPT_MODEL: return "corrupt model";
+    case ILOTOKI_LLM_ERROR_UNSUPPORTED_MODEL: return "unsupported model";
+    case ILOTOKI_LLM_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG: return "prompt too long";
+    case ILOTOKI_LLM_ERROR_INVALID_TEXT: return "invalid text";
+    case ILOTOKI_LLM_ERROR_DECODE_FAILED: return "decode failed";
+    case ILOTOKI_LLM_ERROR_NOT_STARTED: return "not started";
+    case ILOTOKI_LLM_ERROR_INTERNAL: return "internal error";
+    }
+    return "unknown status";
+}
+
+} // extern "C"

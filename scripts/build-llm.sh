@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds llama.cpp (pinned, static) and the C inference core in llm/, and merges them into
+# build/llm/lib/libilotoki_llm.a, which the Swift package links.
+#
+# Idempotent. llama.cpp's build is cached under $ILOTOKI_CACHE keyed by source, flags,
+# compiler and CPU, so after the first run this takes seconds.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+ensure_build_tools
+source_dir=$("$REPO_ROOT/scripts/llama-source.sh")
+
+# Static libraries only: no tools, examples, tests, server or curl. Position-independent
+# because Swift links them into position-independent executables and test bundles.
+LLAMA_CMAKE_FLAGS=(
+    -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+    -DBUILD_SHARED_LIBS=OFF
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF
+    -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_COMMON=OFF
+    -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DGGML_OPENMP=OFF -DGGML_CCACHE=OFF
+)
+# ggml's AMX kernels (picked by -march=native on Xeons that have AMX) die of an illegal
+# instruction on this project's CI machines; AMX exists only on server CPUs, never on the
+# phones and desktops the app runs on, so the native build leaves it out.
+if [ "$(uname -m)" = x86_64 ]; then
+    LLAMA_CMAKE_FLAGS+=(-DCMAKE_C_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+                        -DCMAKE_CXX_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16")
+fi
+
+if [ -n "${LLAMA_CPP_DIR:-}" ]; then
+    source_id="dir:$source_dir:$(git -C "$source_dir" rev-parse HEAD 2>/dev/null || sha256_of "$source_dir/include/llama.h")"
+else
+    source_id="pypi:$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256"
+fi
+key=$(printf '%s\n' "$source_id" "${LLAMA_CMAKE_FLAGS[*]}" "$(c++ --version | head -1)" "$(cpu_fingerprint)" | short_hash)
+llama_dir="$ILOTOKI_CACHE/llama/$key"
+
+if [ ! -f "$llama_dir/install/.complete" ]; then
+    log "building llama.cpp (static, $(nproc) jobs; a few minutes the first time) into $llama_dir"
+    rm -rf "$llama_dir"
+    mkdir -p "$llama_dir"
+    start=$(date +%s)
+    cmake -S "$source_dir" -B "$llama_dir/build" -G Ninja "${LLAMA_CMAKE_FLAGS[@]}" \
+        -DCMAKE_INSTALL_PREFIX="$llama_dir/install" >"$llama_dir/configure.log" 2>&1 \
+        || { tail -30 "$llama_dir/configure.log" >&2; die "configuring llama.cpp failed (log: $llama_dir/configure.log)"; }
+    ninja -C "$llama_dir/build" install >"$llama_dir/build.log" 2>&1 \
+        || { tail -30 "$llama_dir/build.log" >&2; die "building llama.cpp failed (log: $llama_dir/build.log)"; }
+    touch "$llama_dir/install/.complete"
+    log "llama.cpp built in $(($(date +%s) - start)) s"
+fi
+
+# The core's build directory is per checkout (CMake ties a build tree to one source tree).
+core_dir="$llama_dir/core-$(printf '%s' "$REPO_ROOT" | short_hash)"
+cmake -S "$REPO_ROOT/llm" -B "$core_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_PREFIX_PATH="$llama_dir/install" >"$llama_dir/core-configure.log" 2>&1 \
+    || { tail -30 "$llama_dir/core-configure.log" >&2; die "configuring llm/ failed"; }
+ninja -C "$core_dir" >&2 || die "building llm/ failed"
+
+# One archive holding the core and every llama.cpp library it needs, so no link line
+# depends on the order of static archives.
+out="$BUILD_DIR/llm"
+mkdir -p "$out/lib" "$out/bin"
+libs=("$core_dir/libilotoki_llm_core.a" "$llama_dir/install/lib/libllama.a" "$llama_dir/install/lib/libggml.a"
+      "$llama_dir/install/lib/libggml-cpu.a" "$llama_dir/install/lib/libggml-base.a")
+{
+    echo "CREATE $out/lib/libilotoki_llm.a.tmp"
+    for lib in "${libs[@]}"; do echo "ADDLIB $lib"; done
+    echo "SAVE"
+    echo "END"
+} | ar -M
+ranlib "$out/lib/libilotoki_llm.a.tmp"
+if cmp -s "$out/lib/libilotoki_llm.a.tmp" "$out/lib/libilotoki_llm.a"; then
+    rm "$out/lib/libilotoki_llm.a.tmp"
+else
+    mv "$out/lib/libilotoki_llm.a.tmp" "$out/lib/libilotoki_llm.a"
+    # SwiftPM does not know about this archive, so it would keep binaries linked against the
+    # old one: remove the linked products and it links them again.
+    for product in "$REPO_ROOT"/.build/*/debug/* "$REPO_ROOT"/.build/*/release/*; do
+        case "$product" in
+        *.xctest) rm -rf "$product" ;;
+        *) if [ -f "$product" ] && [ -x "$product" ]; then rm -f "$product"; fi ;;
+        esac
+    done
+fi
+cp "$core_dir/output_filter_test" "$core_dir/c_api_test" "$out/bin/"
+printf '%s\n' "$source_dir" >"$out/llama-source-dir"
+printf '%s\n' "$llama_dir" >"$out/llama-build-dir"
+log "inference core ready: $out/lib/libilotoki_llm.a"

