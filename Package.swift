@@ -1,0 +1,53 @@
+// swift-tools-version: 6.2
+//
+// ilo toki: a private, on-device translator between Toki Pona and English, Russian and
+// Vietnamese. Layers, lowest first: llm/ (C over llama.cpp) → IloTokiLLM → IloTokiCore →
+// front ends. Run scripts/build-llm.sh before building: it makes build/llm/lib.
+import PackageDescription
+
+let root = Context.packageDirectory
+let llmLibrary = "\(root)/build/llm/lib"
+
+let package = Package(
+    name: "ilotoki",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "ilotoki", targets: ["ilotoki"]),
+        .library(name: "IloTokiLLM", targets: ["IloTokiLLM"]),
+        .library(name: "IloTokiCore", targets: ["IloTokiCore"]),
+    ],
+    targets: [
+        // The plain-C inference core (llm/include/ilotoki_llm.h) and llama.cpp, as one archive.
+        .systemLibrary(name: "CIloTokiLLM", path: "Sources/CIloTokiLLM"),
+        .target(
+            name: "IloTokiLLM",
+            dependencies: ["CIloTokiLLM"],
+            linkerSettings: [.unsafeFlags(["-L\(llmLibrary)"])]
+        ),
+        // Languages, prompts, catalog, model store, downloads, history, settings, the app model.
+        .target(
+            name: "IloTokiCore",
+            dependencies: ["IloTokiLLM"]
+        ),
+        // The command line: parsing and commands (a library, so tests can reach it), and its executable.
+        .target(
+            name: "IloTokiCLI",
+            dependencies: ["IloTokiCore", "IloTokiLLM"]
+        ),
+        .executableTarget(
+            name: "ilotoki",
+            dependencies: ["IloTokiCLI"]
+        ),
+        // Fixtures shared by the test targets: test models, temporary directories.
+        .target(name: "IloTokiTestSupport"),
+        .testTarget(
+            name: "IloTokiLLMTests",
+            dependencies: ["IloTokiLLM", "CIloTokiLLM", "IloTokiTestSupport"]
+        ),
+        .testTarget(
+            name: "IloTokiCoreTests",
+            dependencies: ["IloTokiCore", "IloTokiTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

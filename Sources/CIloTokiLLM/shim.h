@@ -1,0 +1,1 @@
+#include "../../llm/include/ilotoki_llm.h"

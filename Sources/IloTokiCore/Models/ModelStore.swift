@@ -1,0 +1,212 @@
+import Foundation
+
+/// What is on disk for a catalog model.
+public enum InstallState: Equatable, Sendable {
+    /// Nothing: no file and no partial download.
+    case notInstalled
+    /// A partial download (`.part`) of this many bytes, and no complete file.
+    case partial(bytes: Int64)
+    /// The complete file, of the right size.
+    case installed
+    /// A file of the wrong size where the model should be: delete and download again.
+    case damaged(bytes: Int64)
+
+    public var isInstalled: Bool { self == .installed }
+}
+
+/// A catalog model and its state on disk.
+public struct ModelStatus: Equatable, Sendable {
+    public let entry: CatalogEntry
+    public let state: InstallState
+    /// Bytes the model takes on disk (complete file and partial download together).
+    public let bytesOnDisk: Int64
+}
+
+/// The models on this device: catalog downloads in `models/`, and sideloaded files anywhere.
+public final class ModelStore: Sendable {
+    public let directories: AppDirectories
+    public let catalog: ModelCatalog
+
+    /// Opens the store, creating its directories (user-only permissions) if needed.
+    /// - Throws: `StoreError.cannotCreateDirectory`.
+    public init(directories: AppDirectories, catalog: ModelCatalog = .standard) throws {
+        self.directories = directories
+        self.catalog = catalog
+        try directories.create()
+    }
+
+    // MARK: - Catalog models
+
+    /// Where the complete file of `entry` lives.
+    public func fileURL(for entry: CatalogEntry) -> URL {
+        directories.models.appendingPathComponent(entry.fileName)
+    }
+
+    /// Where the download of `entry` is written until it is complete.
+    public func partURL(for entry: CatalogEntry) -> URL {
+        directories.models.appendingPathComponent(entry.fileName + ".part")
+    }
+
+    /// The sha256 recorded when a model was installed: `<file>.sha256` beside it.
+    public static func sha256RecordURL(for file: URL) -> URL {
+        file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".sha256")
+    }
+
+    /// What a download keeps about its `.part` (ETag, size): `<file>.part.meta` beside it.
+    public static func partMetadataURL(for part: URL) -> URL {
+        part.deletingLastPathComponent().appendingPathComponent(part.lastPathComponent + ".meta")
+    }
+
+    public func state(of entry: CatalogEntry) -> InstallState {
+        if let size = fileSize(fileURL(for: entry)) {
+            return size == entry.bytes ? .installed : .damaged(bytes: size)
+        }
+        if let size = fileSize(partURL(for: entry)) { return .partial(bytes: size) }
+        return .notInstalled
+    }
+
+    /// Every catalog model with its state, in catalog order.
+    public func statuses() -> [ModelStatus] {
+        catalog.entries.map { entry in
+            ModelStatus(entry: entry, state: state(of: entry), bytesOnDisk: bytesOnDisk(for: entry))
+        }
+    }
+
+    /// Catalog models whose complete file is here, in catalog order.
+    public func installedEntries() -> [CatalogEntry] {
+        catalog.entries.filter { state(of: $0) == .installed }
+    }
+
+    /// Bytes `entry` takes on disk: the file and any partial download.
+    public func bytesOnDisk(for entry: CatalogEntry) -> Int64 {
+        (fileSize(fileURL(for: entry)) ?? 0) + (fileSize(partURL(for: entry)) ?? 0)
+    }
+
+    /// The sha256 recorded when `entry` was installed, if any.
+    public func recordedSHA256(for entry: CatalogEntry) -> String? {
+        let text = try? String(contentsOf: Self.sha256RecordURL(for: fileURL(for: entry)), encoding: .utf8)
+        return text?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// Removes `entry`'s file, its partial download and what is recorded about them.
+    /// - Throws: `StoreError.cannotDelete` naming the file that could not go.
+    public func delete(_ entry: CatalogEntry) throws {
+        let file = fileURL(for: entry)
+        let part = partURL(for: entry)
+        for url in [file, Self.sha256RecordURL(for: file), part, Self.partMetadataURL(for: part)] {
+            try remove(url)
+        }
+    }
+
+    // MARK: - Orphan sweep
+
+    /// Removes model files in `models/` that nothing claims, and returns them.
+    ///
+    /// Retiring a model means deleting its catalog entry; this is what then frees its
+    /// gigabytes. Only `*.gguf` and `*.gguf.part` files (and the record kept beside each)
+    /// are ever removed: settings, history and anything else a person put there stay. A file
+    /// named with `--model`, a sideloaded file and a `.part` a running download holds locked
+    /// are kept too.
+    /// - Parameter keeping: files to keep whatever their name (e.g. the one passed with `--model`).
+    @discardableResult
+    public func sweepOrphans(keeping: [URL] = []) -> [URL] {
+        let kept = Set((keeping + sideloadedModels().map(\.url)).map(canonicalPath))
+        let claimed = Set(catalog.entries.flatMap { [$0.fileName, $0.fileName + ".part"] })
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directories.models.path)) ?? []
+        var removed: [URL] = []
+        for name in names.sorted() where name.hasSuffix(".gguf") || name.hasSuffix(".gguf.part") {
+            let url = directories.models.appendingPathComponent(name)
+            guard !claimed.contains(name), !kept.contains(canonicalPath(url)), isRegularFile(url) else { continue }
+            if name.hasSuffix(".part"), FileLock.isLocked(url) { continue }
+            guard (try? remove(url)) != nil else { continue }
+            let record = name.hasSuffix(".part") ? Self.partMetadataURL(for: url) : Self.sha256RecordURL(for: url)
+            try? remove(record)
+            removed.append(url)
+        }
+        return removed
+    }
+
+    // MARK: - Sideloaded models
+
+    /// The models added from elsewhere, in the order they were added. A model whose file has
+    /// gone is still listed (with `isMissing`), so the user learns what happened.
+    public func sideloadedModels() -> [SideloadedModel] {
+        JSONFile.read([SideloadedModel].self, from: directories.sideloadedFile).value ?? []
+    }
+
+    /// Adds a GGUF file from anywhere on the device.
+    /// - Parameters:
+    ///   - path: the file; it stays where it is.
+    ///   - name: the name to show; the file name without `.gguf` if `nil`.
+    ///   - format: the prompt format the model answers to.
+    /// - Throws: `StoreError.notAModelFile` if the file is missing or not GGUF.
+    @discardableResult
+    public func addSideloaded(path: String, name: String? = nil, format: PromptFormat) throws -> SideloadedModel {
+        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw StoreError.notAModelFile(path, reason: "there is no such file")
+        }
+        guard isRegularFile(url) else { throw StoreError.notAModelFile(path, reason: "it is not a regular file") }
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw StoreError.notAModelFile(path, reason: "it cannot be read")
+        }
+        let magic = (try? handle.read(upToCount: 4)) ?? Data()
+        try? handle.close()
+        guard magic == Data("GGUF".utf8) else { throw StoreError.notAModelFile(path, reason: "it is not a GGUF file") }
+
+        var models = sideloadedModels()
+        if let existing = models.first(where: { $0.path == url.path }) { return existing }
+        let fileName = url.deletingPathExtension().lastPathComponent
+        let model = SideloadedModel(
+            id: SideloadedModel.idPrefix + UUID().uuidString.lowercased(),
+            name: (name?.isEmpty == false ? name : nil) ?? fileName,
+            path: url.path,
+            format: format,
+            addedAt: Date()
+        )
+        models.append(model)
+        try saveSideloaded(models)
+        return model
+    }
+
+    /// Forgets a sideloaded model (its file is not touched).
+    public func removeSideloaded(id: String) throws {
+        let models = sideloadedModels()
+        guard models.contains(where: { $0.id == id }) else { throw StoreError.unknownModel(id) }
+        try saveSideloaded(models.filter { $0.id != id })
+    }
+
+    private func saveSideloaded(_ models: [SideloadedModel]) throws {
+        try JSONFile.write(models, to: directories.sideloadedFile)
+    }
+
+    // MARK: - Files
+
+    private func fileSize(_ url: URL) -> Int64? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            attributes[.type] as? FileAttributeType == .typeRegular
+        else { return nil }
+        return (attributes[.size] as? NSNumber)?.int64Value
+    }
+
+    private func isRegularFile(_ url: URL) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular
+    }
+
+    private func remove(_ url: URL) throws {
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch CocoaError.fileNoSuchFile {
+            return
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain && error.code == NSFileNoSuchFileError {
+            return
+        } catch {
+            guard FileManager.default.fileExists(atPath: url.path) else { return }
+            throw StoreError.cannotDelete(url.path, reason: error.localizedDescription)
+        }
+    }
+
+    private func canonicalPath(_ url: URL) -> String {
+        url.standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An exclusive `flock` on a file, held while the object lives.
+///
+/// The kernel drops the lock when the process dies, so a killed downloader never leaves a
+/// stale lock behind.
+public final class FileLock: Sendable {
+    /// The open descriptor holding the lock (valid until `release`).
+    public let descriptor: Int32
+    public let url: URL
+    private let released = Atomic<Bool>(false)
+
+    private init(descriptor: Int32, url: URL) {
+        self.descriptor = descriptor
+        self.url = url
+    }
+
+    /// Opens (creating it when asked) and locks `url` without waiting.
+    /// - Returns: the lock, or `nil` when another descriptor (in this or another process) holds it.
+    /// - Throws: `StoreError.cannotWrite` when the file cannot be opened.
+    public static func acquire(_ url: URL, create: Bool) throws -> FileLock? {
+        let flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0)
+        let fd = open(url.path, flags, 0o600)
+        guard fd >= 0 else { throw StoreError.cannotWrite(url.path, reason: String(cString: strerror(errno))) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            close(fd)
+            return nil
+        }
+        return FileLock(descriptor: fd, url: url)
+    }
+
+    /// Whether some descriptor holds a lock on `url` right now.
+    public static func isLocked(_ url: URL) -> Bool {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 { return errno == EWOULDBLOCK }
+        flock(fd, LOCK_UN)
+        return false
+    }
+
+    /// Releases the lock and closes the descriptor.
+    public func release() {
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,348 @@
+import CIloTokiLLM
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A loaded model that turns prompts into streamed text.
+///
+/// All work with the model (loading, evaluating, generating) runs off Swift's cooperative
+/// thread pool: loading on a thread of its own, generation on the engine's serial queue,
+/// so a slow phone never starves the rest of the app. One generation runs at a time; a new
+/// one cancels the one before it.
+public final class Engine: Sendable {
+    /// How the model is loaded.
+    public struct Options: Sendable, Equatable {
+        /// Tokens the context holds (prompt and output together).
+        public var contextLength: Int
+        /// Decoding threads; `nil` uses `PerformanceCores.count`.
+        public var threads: Int?
+        /// Prompt tokens evaluated per batch; `nil` means the whole context.
+        public var batchSize: Int?
+        /// Flash attention on or off; `nil` lets llama.cpp decide.
+        public var flashAttention: Bool?
+
+        public init(contextLength: Int = 2048, threads: Int? = nil, batchSize: Int? = nil, flashAttention: Bool? = nil) {
+            self.contextLength = contextLength
+            self.threads = threads
+            self.batchSize = batchSize
+            self.flashAttention = flashAttention
+        }
+    }
+
+    /// The model file.
+    public let path: String
+    /// Facts about the loaded model.
+    public let info: ModelInfo
+
+    private let handle: Handle
+    private let queue = DispatchQueue(label: "ilotoki.engine", qos: .userInitiated)
+    private let state = Mutex(State())
+
+    private struct Handle: @unchecked Sendable {
+        // The C core serialises work on one handle itself; `stop` is safe from any thread.
+        let pointer: OpaquePointer
+    }
+
+    private struct State {
+        /// The most recently requested generation.
+        var latest: Job?
+        /// The generation the core is working on now.
+        var running: Job?
+        /// Figures of the last generation that ran, however it ended.
+        var lastStats: GenerationStats?
+    }
+
+    /// Loads a model on a thread of its own.
+    /// - Parameters:
+    ///   - path: the GGUF file.
+    ///   - options: how to load it.
+    /// - Throws: `EngineError` naming the file and what is wrong with it.
+    public static func load(path: String, options: Options = Options()) async throws -> Engine {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do {
+                    continuation.resume(returning: try Engine(path: path, options: options))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "ilotoki.load"
+            thread.start()
+        }
+    }
+
+    /// Loads a model on the calling thread, blocking it (command-line tools and benchmarks;
+    /// apps use `load(path:options:)`).
+    /// - Throws: `EngineError` naming the file and what is wrong with it.
+    public init(path: String, options: Options = Options()) throws {
+        var params = ilotoki_llm_default_load_params()
+        params.context_length = Int32(clamping: options.contextLength)
+        params.threads = Int32(clamping: options.threads ?? 0)
+        params.batch_size = Int32(clamping: options.batchSize ?? 0)
+        params.flash_attention = options.flashAttention.map { $0 ? 1 : 0 } ?? -1
+        var error = [CChar](repeating: 0, count: 1024)
+        var pointer: OpaquePointer?
+        let status = ilotoki_llm_load(path, &params, &pointer, &error, error.count)
+        guard status == ILOTOKI_LLM_OK, let pointer else {
+            throw EngineError(status: status, buffer: error)
+        }
+        var cInfo = ilotoki_llm_model_info()
+        ilotoki_llm_get_model_info(pointer, &cInfo)
+        self.path = path
+        self.handle = Handle(pointer: pointer)
+        self.info = ModelInfo(
+            architecture: String(cString: cInfo.architecture),
+            description: String(cString: cInfo.description),
+            contextLength: Int(cInfo.context_length),
+            trainedContextLength: Int(cInfo.trained_context_length),
+            vocabularySize: Int(cInfo.vocabulary_size),
+            threads: Int(cInfo.threads),
+            modelBytes: cInfo.model_bytes,
+            parameters: cInfo.parameters
+        )
+    }
+
+    deinit {
+        // Every queued generation holds the engine, so none is running by now.
+        ilotoki_llm_free(handle.pointer)
+    }
+
+    /// The llama.cpp version the core was built against.
+    public static var backendVersion: String { String(cString: ilotoki_llm_backend_version()) }
+
+    /// Streams the text generated after `prompt`.
+    ///
+    /// Cancelling the consuming task (or dropping the stream) stops the generation. A new
+    /// generation on this engine ends this stream with `CancellationError`.
+    /// - Parameters:
+    ///   - prompt: the complete prompt.
+    ///   - maxTokens: at most this many tokens are generated.
+    ///   - stopSequences: the output ends at the first of these; they are not emitted.
+    ///   - maxLines: the output ends before it would have more lines than this.
+    public func generate(
+        prompt: String, maxTokens: Int = 512, stopSequences: [String] = [], maxLines: Int? = nil
+    ) -> AsyncThrowingStream<String, Error> {
+        let options = GenerationOptions(maxTokens: maxTokens, maxLines: maxLines, stopSequences: stopSequences)
+        return stream(prompt: prompt, options: options, piece: { $0 }, finished: { _ in nil })
+    }
+
+    /// Streams the pieces of the generated text, then its figures.
+    public func events(prompt: String, options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<
+        GenerationEvent, Error
+    > {
+        stream(prompt: prompt, options: options, piece: { .piece($0) }, finished: { .finished($0) })
+    }
+
+    /// Stops the running generation; its stream ends normally with the finish reason `stopped`.
+    public func stop() {
+        state.withLock { state in
+            guard let latest = state.latest else { return }
+            latest.end(.stopped)
+            if state.running === latest { ilotoki_llm_stop(handle.pointer) }
+        }
+    }
+
+    /// Figures of the last generation that ran, however it ended (also a cancelled one).
+    public var lastStats: GenerationStats? { state.withLock { $0.lastStats } }
+
+    /// Returns once every generation requested so far has ended.
+    public func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume() }
+        }
+    }
+
+    /// Counts the tokens of `text` as a prompt (BOS included); `nil` if it is not valid text.
+    public func tokenCount(of text: String) -> Int? {
+        guard !text.utf8.contains(0) else { return nil }
+        let count = ilotoki_llm_count_tokens(handle.pointer, text)
+        return count >= 0 ? Int(count) : nil
+    }
+
+    // MARK: - Generation
+
+    private final class Job: Sendable {
+        enum End: UInt8 {
+            case none = 0
+            /// `stop()`: the stream ends normally.
+            case stopped
+            /// A newer generation replaced this one: the stream ends with `CancellationError`.
+            case superseded
+            /// The consumer went away.
+            case cancelled
+        }
+
+        private let cause = Atomic<UInt8>(End.none.rawValue)
+
+        /// Records why the job ends; the first cause wins.
+        func end(_ end: End) {
+            _ = cause.compareExchange(expected: End.none.rawValue, desired: end.rawValue, ordering: .sequentiallyConsistent)
+        }
+
+        var endCause: End { End(rawValue: cause.load(ordering: .sequentiallyConsistent)) ?? .none }
+    }
+
+    private func stream<Element: Sendable>(
+        prompt: String,
+        options: GenerationOptions,
+        piece: @escaping @Sendable (String) -> Element,
+        finished: @escaping @Sendable (GenerationStats) -> Element?
+    ) -> AsyncThrowingStream<Element, Error> {
+        let (stream, continuation) = AsyncThrowingStream<Element, Error>.makeStream()
+        let job = Job()
+        state.withLock { state in
+            if let previous = state.latest { previous.end(.superseded) }
+            if let running = state.running {
+                running.end(.superseded)
+                ilotoki_llm_stop(handle.pointer)
+            }
+            state.latest = job
+        }
+        continuation.onTermination = { [weak self] termination in
+            guard case .cancelled = termination else { return }
+            self?.cancel(job)
+        }
+        queue.async {
+            self.run(job, prompt: prompt, options: options, into: continuation, piece: piece, finished: finished)
+        }
+        return stream
+    }
+
+    private func cancel(_ job: Job) {
+        state.withLock { state in
+            job.end(.cancelled)
+            if state.running === job { ilotoki_llm_stop(handle.pointer) }
+        }
+    }
+
+    private func run<Element: Sendable>(
+        _ job: Job,
+        prompt: String,
+        options: GenerationOptions,
+        into continuation: AsyncThrowingStream<Element, Error>.Continuation,
+        piece: (String) -> Element,
+        finished: (GenerationStats) -> Element?
+    ) {
+        let mayStart = state.withLock { state in
+            guard job.endCause == .none else { return false }
+            state.running = job
+            return true
+        }
+        defer {
+            let stats = mayStart ? currentStats() : nil
+            state.withLock { state in
+                if let stats { state.lastStats = stats }
+                if state.running === job { state.running = nil }
+                if state.latest === job { state.latest = nil }
+            }
+        }
+        guard mayStart else {
+            conclude(job, continuation, started: false, finished: finished)
+            return
+        }
+        guard !prompt.utf8.contains(0) else {
+            continuation.finish(throwing: EngineError(kind: .invalidText, message: "The text contains a NUL character."))
+            return
+        }
+
+        var error = [CChar](repeating: 0, count: 1024)
+        let startStatus = withCStringArray(options.stopSequences) { stops in
+            var params = ilotoki_llm_default_start_params()
+            params.max_tokens = Int32(clamping: options.maxTokens)
+            params.max_lines = Int32(clamping: options.maxLines ?? 0)
+            params.stop_sequences = stops.baseAddress
+            params.stop_sequence_count = stops.count
+            params.selection = options.selection.cValue
+            params.logits_for_all_prompt_tokens = options.logitsForAllPromptTokens
+            return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
+        }
+        guard startStatus == ILOTOKI_LLM_OK else {
+            continuation.finish(throwing: EngineError(status: startStatus, buffer: error))
+            return
+        }
+
+        while true {
+            var text: UnsafePointer<CChar>?
+            var length = 0
+            let status = ilotoki_llm_next(handle.pointer, &text, &length, &error, error.count)
+            let cause = job.endCause
+            if cause == .superseded || cause == .cancelled { break }
+            switch status {
+            case ILOTOKI_LLM_OK:
+                let bytes = UnsafeRawBufferPointer(start: text, count: length)
+                continuation.yield(piece(String(decoding: bytes, as: UTF8.self)))
+            case ILOTOKI_LLM_DONE:
+                conclude(job, continuation, started: true, finished: finished)
+                return
+            default:
+                continuation.finish(throwing: EngineError(status: status, buffer: error))
+                return
+            }
+        }
+        conclude(job, continuation, started: true, finished: finished)
+    }
+
+    /// Ends the stream as the job's end cause asks.
+    private func conclude<Element: Sendable>(
+        _ job: Job,
+        _ continuation: AsyncThrowingStream<Element, Error>.Continuation,
+        started: Bool,
+        finished: (GenerationStats) -> Element?
+    ) {
+        switch job.endCause {
+        case .superseded:
+            continuation.finish(throwing: CancellationError())
+        case .cancelled:
+            continuation.finish()
+        case .none, .stopped:
+            // A job stopped before it started has no figures of its own.
+            let stats = started ? currentStats() : GenerationStats(finishReason: .stopped)
+            if let event = finished(stats) { continuation.yield(event) }
+            continuation.finish()
+        }
+    }
+
+    private func currentStats() -> GenerationStats {
+        var cStats = ilotoki_llm_stats()
+        ilotoki_llm_get_stats(handle.pointer, &cStats)
+        let count = ilotoki_llm_generated_tokens(handle.pointer, nil, 0)
+        var tokens = [Int32](repeating: 0, count: Int(max(count, 0)))
+        if count > 0 { _ = ilotoki_llm_generated_tokens(handle.pointer, &tokens, count) }
+        return GenerationStats(
+            promptTokens: Int(cStats.prompt_tokens),
+            generatedTokens: Int(cStats.generated_tokens),
+            prefillMilliseconds: cStats.prefill_ms,
+            decodeMilliseconds: cStats.decode_ms,
+            firstPieceMilliseconds: cStats.first_piece_ms,
+            majorPageFaults: Int(cStats.major_page_faults),
+            finishReason: FinishReason(cStats.finish_reason),
+            tokens: tokens
+        )
+    }
+}
+
+/// Calls `body` with NUL-terminated copies of `strings` that live for the call.
+private func withCStringArray<Result>(
+    _ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> Result
+) -> Result {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let pointers = copies.map { UnsafePointer($0) }
+    return pointers.withUnsafeBufferPointer(body)
+}
+
+extension Engine {
+    /// The bytes of `tokens` as llama.cpp detokenizes them in one go (special tokens left
+    /// out). Tests compare this with the streamed pieces.
+    public func detokenize(_ tokens: [Int32]) -> [UInt8] {
+        let needed = tokens.withUnsafeBufferPointer { buffer in
+            ilotoki_llm_detokenize(handle.pointer, buffer.baseAddress, Int32(buffer.count), nil, 0)
+        }
+        guard needed > 0 else { return [] }
+        var bytes = [CChar](repeating: 0, count: Int(needed))
+        let written = tokens.withUnsafeBufferPointer { buffer in
+            ilotoki_llm_detokenize(handle.pointer, buffer.baseAddress, Int32(buffer.count), &bytes, needed)
+        }
+        return bytes.prefix(Int(max(written, 0))).map { UInt8(bitPattern: $0) }
+    }
+}

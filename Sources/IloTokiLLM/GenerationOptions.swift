@@ -1,0 +1,48 @@
+import CIloTokiLLM
+
+/// How the next token is chosen.
+public enum TokenSelection: Sendable, Equatable {
+    /// Greedy argmax over the logits: what the product uses. Translation has one right
+    /// answer per input, and the same sentence must translate the same way every time.
+    case argmax
+    /// llama.cpp's own greedy sampler, for comparing against `argmax` in tests and benchmarks.
+    case llamaGreedy
+    /// llama.cpp's top-k 40 / top-p 0.95 / temperature 0.8 chain, for benchmarks only.
+    case llamaSamplingChain
+
+    var cValue: ilotoki_llm_selection {
+        switch self {
+        case .argmax: ILOTOKI_LLM_SELECT_ARGMAX
+        case .llamaGreedy: ILOTOKI_LLM_SELECT_LLAMA_GREEDY
+        case .llamaSamplingChain: ILOTOKI_LLM_SELECT_LLAMA_SAMPLING_CHAIN
+        }
+    }
+}
+
+/// What one generation may produce and when it ends.
+public struct GenerationOptions: Sendable, Equatable {
+    /// At most this many tokens are generated.
+    public var maxTokens: Int
+    /// The output ends before it would have more lines than this; `nil` means no limit.
+    public var maxLines: Int?
+    /// The output ends when it reaches one of these; they are never emitted.
+    public var stopSequences: [String]
+    /// How tokens are chosen.
+    public var selection: TokenSelection
+    /// Benchmarks only: compute logits for every prompt token, not just the last.
+    public var logitsForAllPromptTokens: Bool
+
+    public init(
+        maxTokens: Int = 512,
+        maxLines: Int? = nil,
+        stopSequences: [String] = [],
+        selection: TokenSelection = .argmax,
+        logitsForAllPromptTokens: Bool = false
+    ) {
+        self.maxTokens = maxTokens
+        self.maxLines = maxLines
+        self.stopSequences = stopSequences
+        self.selection = selection
+        self.logitsForAllPromptTokens = logitsForAllPromptTokens
+    }
+}

@@ -1,0 +1,79 @@
+import CIloTokiLLM
+
+/// Why a generation ended.
+public enum FinishReason: String, Sendable, Equatable, Codable {
+    /// The model produced its end-of-generation token.
+    case endOfGeneration
+    /// The token limit (or the end of the context) was reached.
+    case maxTokens
+    /// The output reached a stop sequence.
+    case stopSequence
+    /// The output would have had more lines than allowed.
+    case lineLimit
+    /// The generation was stopped or cancelled.
+    case stopped
+
+    init(_ reason: ilotoki_llm_finish_reason) {
+        switch reason {
+        case ILOTOKI_LLM_FINISH_END_OF_GENERATION: self = .endOfGeneration
+        case ILOTOKI_LLM_FINISH_MAX_TOKENS: self = .maxTokens
+        case ILOTOKI_LLM_FINISH_STOP_SEQUENCE: self = .stopSequence
+        case ILOTOKI_LLM_FINISH_LINE_LIMIT: self = .lineLimit
+        default: self = .stopped
+        }
+    }
+}
+
+/// Figures for one generation.
+public struct GenerationStats: Sendable, Equatable {
+    /// Tokens in the prompt, BOS included.
+    public var promptTokens: Int
+    /// Tokens generated (including an end-of-generation token).
+    public var generatedTokens: Int
+    /// Time spent evaluating the prompt.
+    public var prefillMilliseconds: Double
+    /// Time spent generating after the prompt.
+    public var decodeMilliseconds: Double
+    /// Time from the start to the first piece of text; 0 when there was none.
+    public var firstPieceMilliseconds: Double
+    /// Major page faults of the process during the generation: the model's pages that had
+    /// to be read back from storage. Throughput collapses when this grows.
+    public var majorPageFaults: Int
+    /// Why the generation ended.
+    public var finishReason: FinishReason
+    /// The generated token ids, in order.
+    public var tokens: [Int32]
+
+    public init(
+        promptTokens: Int = 0, generatedTokens: Int = 0, prefillMilliseconds: Double = 0,
+        decodeMilliseconds: Double = 0, firstPieceMilliseconds: Double = 0, majorPageFaults: Int = 0,
+        finishReason: FinishReason = .stopped, tokens: [Int32] = []
+    ) {
+        self.promptTokens = promptTokens
+        self.generatedTokens = generatedTokens
+        self.prefillMilliseconds = prefillMilliseconds
+        self.decodeMilliseconds = decodeMilliseconds
+        self.firstPieceMilliseconds = firstPieceMilliseconds
+        self.majorPageFaults = majorPageFaults
+        self.finishReason = finishReason
+        self.tokens = tokens
+    }
+
+    /// Prompt tokens evaluated per second.
+    public var prefillTokensPerSecond: Double {
+        prefillMilliseconds > 0 ? Double(promptTokens) * 1000 / prefillMilliseconds : 0
+    }
+
+    /// Tokens generated per second after the prompt.
+    public var decodeTokensPerSecond: Double {
+        decodeMilliseconds > 0 ? Double(generatedTokens) * 1000 / decodeMilliseconds : 0
+    }
+}
+
+/// What a generation stream carries.
+public enum GenerationEvent: Sendable, Equatable {
+    /// The next piece of text: always complete UTF-8, never part of a stop sequence.
+    case piece(String)
+    /// The generation ended; this is the last event.
+    case finished(GenerationStats)
+}

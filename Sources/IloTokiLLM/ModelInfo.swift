@@ -1,0 +1,19 @@
+/// Facts about a loaded model.
+public struct ModelInfo: Sendable, Equatable {
+    /// The GGUF architecture, e.g. "gemma3".
+    public var architecture: String
+    /// A one-line description, e.g. "gemma3 270M Q4_K - Medium".
+    public var description: String
+    /// Tokens the context holds (prompt and translation together).
+    public var contextLength: Int
+    /// The context length the model was trained with.
+    public var trainedContextLength: Int
+    /// Tokens in the vocabulary.
+    public var vocabularySize: Int
+    /// Threads used for decoding.
+    public var threads: Int
+    /// Size of the weights in bytes.
+    public var modelBytes: UInt64
+    /// Number of parameters.
+    public var parameters: UInt64
+}

@@ -1,0 +1,4 @@
+import Foundation
+import IloTokiCLI
+
+exit(await CLI.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,198 @@
+import CIloTokiLLM
+import Foundation
+import IloTokiLLM
+import IloTokiTestSupport
+import Synchronization
+import Testing
+
+/// Stopping a running generation: from another thread through the C API, and by
+/// cancelling or replacing a Swift stream. The handle keeps working afterwards.
+@Suite(.serialized, .exclusiveModelUse) struct StopTests {
+    /// A C handle shared between two threads; the core makes `stop` safe from any thread.
+    final class SharedHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+        init(path: String) throws {
+            var error = [CChar](repeating: 0, count: 512)
+            var handle: OpaquePointer?
+            let status = ilotoki_llm_load(path, nil, &handle, &error, error.count)
+            guard status == ILOTOKI_LLM_OK, let handle else { throw EngineError(kind: .internal, message: "load failed: \(status)") }
+            pointer = handle
+        }
+        deinit { ilotoki_llm_free(pointer) }
+
+        /// Runs a whole generation; returns the text and the number of tokens.
+        func generate(_ prompt: String, maxTokens: Int32) -> (text: [UInt8], tokens: [Int32]) {
+            var params = ilotoki_llm_default_start_params()
+            params.max_tokens = maxTokens
+            var error = [CChar](repeating: 0, count: 512)
+            guard ilotoki_llm_start(pointer, prompt, &params, &error, error.count) == ILOTOKI_LLM_OK else { return ([], []) }
+            var text: [UInt8] = []
+            var piece: UnsafePointer<CChar>?
+            var length = 0
+            while ilotoki_llm_next(pointer, &piece, &length, &error, error.count) == ILOTOKI_LLM_OK {
+                text += UnsafeRawBufferPointer(start: piece, count: length)
+            }
+            let count = ilotoki_llm_generated_tokens(pointer, nil, 0)
+            var tokens = [Int32](repeating: 0, count: Int(count))
+            _ = ilotoki_llm_generated_tokens(pointer, &tokens, count)
+            return (text, tokens)
+        }
+    }
+
+    @Test func stopFromAnotherThreadEndsGenerationAndNoPieceFollows() throws {
+        let shared = try SharedHandle(path: try TestModels.require(TestModels.gemma))
+        let reference = shared.generate(Prompts.russianToTokiPona, maxTokens: 40)
+
+        var params = ilotoki_llm_default_start_params()
+        params.max_tokens = 400
+        var error = [CChar](repeating: 0, count: 512)
+        #expect(ilotoki_llm_start(shared.pointer, Prompts.englishToTokiPona, &params, &error, error.count) == ILOTOKI_LLM_OK)
+
+        let piecesSoFar = Atomic<Int>(0)
+        let stopReturned = Atomic<Bool>(false)
+        let stopper = Thread {
+            while piecesSoFar.load(ordering: .sequentiallyConsistent) < 5 { usleep(200) }
+            ilotoki_llm_stop(shared.pointer)
+            stopReturned.store(true, ordering: .sequentiallyConsistent)
+        }
+        stopper.start()
+
+        // Every call to next records whether stop had already returned when it began.
+        var piecesAfterStopReturned = 0
+        var calls = 0
+        var piece: UnsafePointer<CChar>?
+        var length = 0
+        while true {
+            let stopHadReturned = stopReturned.load(ordering: .sequentiallyConsistent)
+            let status = ilotoki_llm_next(shared.pointer, &piece, &length, &error, error.count)
+            calls += 1
+            if status != ILOTOKI_LLM_OK { #expect(status == ILOTOKI_LLM_DONE); break }
+            if stopHadReturned { piecesAfterStopReturned += 1 }
+            piecesSoFar.add(1, ordering: .sequentiallyConsistent)
+        }
+        while !stopReturned.load(ordering: .sequentiallyConsistent) { usleep(200) }
+        #expect(piecesAfterStopReturned == 0)
+        // Once stopped, next keeps answering DONE.
+        #expect(ilotoki_llm_next(shared.pointer, &piece, &length, &error, error.count) == ILOTOKI_LLM_DONE)
+
+        var stats = ilotoki_llm_stats()
+        ilotoki_llm_get_stats(shared.pointer, &stats)
+        #expect(stats.finish_reason == ILOTOKI_LLM_FINISH_STOPPED)
+        #expect(stats.generated_tokens < 400)
+
+        // The handle then serves a new translation exactly as before.
+        let again = shared.generate(Prompts.russianToTokiPona, maxTokens: 40)
+        #expect(again.tokens == reference.tokens)
+        #expect(again.text == reference.text)
+    }
+
+    @Test func stopDuringPromptEvaluationIsHonoured() throws {
+        let shared = try SharedHandle(path: try TestModels.require(TestModels.gemma))
+        // A long prompt takes a while to evaluate; stop lands in the middle of it.
+        let prompt = "Translate this from English to Toki Pona:\nEnglish: " + String(repeating: "The cat sleeps. ", count: 250) + "\nToki Pona:"
+        let stopper = Thread {
+            usleep(20_000)
+            ilotoki_llm_stop(shared.pointer)
+        }
+        var params = ilotoki_llm_default_start_params()
+        params.max_tokens = 100
+        var error = [CChar](repeating: 0, count: 512)
+        stopper.start()
+        #expect(ilotoki_llm_start(shared.pointer, prompt, &params, &error, error.count) == ILOTOKI_LLM_OK)
+        var piece: UnsafePointer<CChar>?
+        var length = 0
+        var pieces = 0
+        while ilotoki_llm_next(shared.pointer, &piece, &length, &error, error.count) == ILOTOKI_LLM_OK { pieces += 1 }
+        var stats = ilotoki_llm_stats()
+        ilotoki_llm_get_stats(shared.pointer, &stats)
+        #expect(stats.finish_reason == ILOTOKI_LLM_FINISH_STOPPED)
+        #expect(pieces == 0)
+    }
+
+    @Test func stopBetweenTranslationsDoesNotEndTheNextOne() throws {
+        let shared = try SharedHandle(path: try TestModels.require(TestModels.gemma))
+        ilotoki_llm_stop(shared.pointer)
+        let result = shared.generate(Prompts.englishToTokiPona, maxTokens: 12)
+        #expect(result.tokens.count == 12)
+    }
+
+    @Test func cancellingTheConsumingTaskStopsTheGeneration() async throws {
+        let engine = try Engine(path: try TestModels.require(TestModels.gemma))
+        let reference = try await engine.collect(Prompts.vietnameseToTokiPona, GenerationOptions(maxTokens: 32))
+
+        let received = Atomic<Int>(0)
+        let task = Task {
+            for try await _ in engine.generate(prompt: Prompts.englishToTokiPona, maxTokens: 400) {
+                received.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        while received.load(ordering: .sequentiallyConsistent) < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        task.cancel()
+        _ = await task.result
+        await engine.waitUntilIdle()
+
+        // The cancelled generation stopped early, and the engine answers as before.
+        let cancelled = try #require(engine.lastStats)
+        #expect(cancelled.finishReason == .stopped)
+        #expect(cancelled.generatedTokens < 400)
+        let after = try await engine.collect(Prompts.vietnameseToTokiPona, GenerationOptions(maxTokens: 32))
+        #expect(after.stats.tokens == reference.stats.tokens)
+        #expect(after.text == reference.text)
+    }
+
+    @Test func aNewGenerationCancelsTheRunningOne() async throws {
+        let engine = try Engine(path: try TestModels.require(TestModels.gemma))
+        let reference = try await engine.collect(Prompts.russianToTokiPona, GenerationOptions(maxTokens: 32))
+
+        let first = engine.generate(prompt: Prompts.englishToTokiPona, maxTokens: 400)
+        var iterator = first.makeAsyncIterator()
+        _ = try await iterator.next()
+        let second = try await engine.collect(Prompts.russianToTokiPona, GenerationOptions(maxTokens: 32))
+        #expect(second.text == reference.text)
+        #expect(second.stats.tokens == reference.stats.tokens)
+
+        var ending: Error?
+        do {
+            while try await iterator.next() != nil {}
+        } catch {
+            ending = error
+        }
+        #expect(ending is CancellationError)
+    }
+
+    @Test func engineStopEndsTheStreamNormallyWithReasonStopped() async throws {
+        let engine = try Engine(path: try TestModels.require(TestModels.gemma))
+        var stats: GenerationStats?
+        var pieces = 0
+        for try await event in engine.events(prompt: Prompts.englishToTokiPona, options: GenerationOptions(maxTokens: 400)) {
+            switch event {
+            case .piece:
+                pieces += 1
+                if pieces == 2 { engine.stop() }
+            case .finished(let figures): stats = figures
+            }
+        }
+        #expect(stats?.finishReason == .stopped)
+        #expect((stats?.generatedTokens ?? 400) < 400)
+    }
+
+    @Test func randomWeightsNeverProduceBrokenUTF8() throws {
+        // A random model emits byte tokens that split characters or never complete one.
+        let shared = try SharedHandle(path: try TestModels.require(TestModels.tiny))
+        var params = ilotoki_llm_default_start_params()
+        params.max_tokens = 400
+        var error = [CChar](repeating: 0, count: 512)
+        let prompt = "Переведи: Tiếng Việt ☃ 🙂"
+        #expect(ilotoki_llm_start(shared.pointer, prompt, &params, &error, error.count) == ILOTOKI_LLM_OK)
+        var piece: UnsafePointer<CChar>?
+        var length = 0
+        var pieces = 0
+        while ilotoki_llm_next(shared.pointer, &piece, &length, &error, error.count) == ILOTOKI_LLM_OK {
+            let bytes = Array(UnsafeRawBufferPointer(start: piece, count: length))
+            #expect(!bytes.isEmpty)
+            #expect(String(validating: bytes, as: UTF8.self) != nil, "piece \(bytes) is not valid UTF-8")
+            pieces += 1
+        }
+        #expect(pieces > 0)
+    }
+}

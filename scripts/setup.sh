@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Everything needed to build ilo toki on a fresh Debian/Ubuntu machine with the Swift
+# toolchain: system packages, llama.cpp and the inference core. Idempotent and quick once done.
+#   --with-test-tools   also install what the tests need (strace)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+command -v swift >/dev/null || die "the Swift toolchain is not installed (https://swift.org/install)"
+command -v python3 >/dev/null || die "python3 is needed to fetch pinned sources"
+
+packages=(cmake ninja-build)
+for arg in "$@"; do
+    case "$arg" in
+    --with-test-tools) packages+=(strace) ;;
+    *) die "unknown option $arg" ;;
+    esac
+done
+if command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null; }; then
+    ensure_apt_packages "${packages[@]}"
+fi
+"$REPO_ROOT/scripts/build-llm.sh"
