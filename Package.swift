@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "ilotoki", targets: ["ilotoki"]),
+        .executable(name: "ilotoki-fetch", targets: ["ilotoki-fetch"]),
         .library(name: "IloTokiLLM", targets: ["IloTokiLLM"]),
         .library(name: "IloTokiCore", targets: ["IloTokiCore"]),
     ],
@@ -24,10 +25,15 @@ let package = Package(
             dependencies: ["CIloTokiLLM"],
             linkerSettings: [.unsafeFlags(["-L\(llmLibrary)"])]
         ),
+        // SHA-256 for verifying downloads; optimised even in debug builds so a model hashes in seconds.
+        .target(
+            name: "CSHA256",
+            cSettings: [.unsafeFlags(["-O3"])]
+        ),
         // Languages, prompts, catalog, model store, downloads, history, settings, the app model.
         .target(
             name: "IloTokiCore",
-            dependencies: ["IloTokiLLM"]
+            dependencies: ["IloTokiLLM", "CSHA256"]
         ),
         // The command line: parsing and commands (a library, so tests can reach it), and its executable.
         .target(
@@ -38,6 +44,16 @@ let package = Package(
             name: "ilotoki",
             dependencies: ["IloTokiCLI"]
         ),
+        // Downloads one URL with the product's downloader (tests, benchmarks, mirrors by hand).
+        .executableTarget(
+            name: "ilotoki-fetch",
+            dependencies: ["IloTokiCore"]
+        ),
+        // Serves a file like Hugging Face does, misbehaving on request (benchmarks, trying by hand).
+        .executableTarget(
+            name: "ilotoki-test-server",
+            dependencies: ["IloTokiCore", "IloTokiTestSupport"]
+        ),
         // Fixtures shared by the test targets: test models, temporary directories.
         .target(name: "IloTokiTestSupport"),
         .testTarget(
@@ -46,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IloTokiCoreTests",
-            dependencies: ["IloTokiCore", "IloTokiTestSupport"]
+            dependencies: ["IloTokiCore", "CSHA256", "IloTokiTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

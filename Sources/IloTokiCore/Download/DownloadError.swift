@@ -1,0 +1,71 @@
+import Foundation
+
+/// Why a download stopped. Every message says what happened, to which file or URL, and what
+/// to do; the `.part` file is kept unless the message says otherwise.
+public enum DownloadError: Error, LocalizedError, Equatable, Sendable {
+    /// Another download (in this or another process) is writing the same file.
+    case alreadyDownloading(file: String)
+    /// The disk cannot hold the rest of the file.
+    case notEnoughSpace(needed: Int64, available: Int64, directory: String)
+    /// 401 or 403: the model is gated or has moved behind a login.
+    case accessDenied(url: String, status: Int)
+    /// 404: the model was moved or renamed.
+    case notFound(url: String)
+    /// Another HTTP status that retrying will not fix.
+    case httpStatus(url: String, status: Int)
+    /// The server's name could not be resolved.
+    case hostNotFound(host: String)
+    /// The secure connection could not be set up (TLS).
+    case secureConnectionFailed(host: String, reason: String)
+    /// An attempt failed without moving a single byte; the `.part` file is kept.
+    case connectionFailed(url: String, reason: String, bytesKept: Int64)
+    /// The server kept answering in a way that cannot be used.
+    case serverMisbehaving(url: String, reason: String)
+    /// The server's file is not the size the catalog says: the model changed upstream.
+    case unexpectedSize(url: String, expected: Int64, actual: Int64)
+    /// The finished file has the wrong size; it was deleted.
+    case sizeMismatch(file: String, expected: Int64, actual: Int64)
+    /// The finished file has the wrong sha256; it was deleted.
+    case checksumMismatch(file: String, expected: String, actual: String)
+    /// Writing the file failed (a full disk, permissions).
+    case cannotWrite(String, reason: String)
+    /// Reading a file failed.
+    case cannotRead(String, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .alreadyDownloading(let file):
+            "\(file) is already being downloaded by another ilo toki process or window; wait for it to finish."
+        case .notEnoughSpace(let needed, let available, let directory):
+            "Not enough free space in \(directory): the download needs \(Self.size(needed)) more and only \(Self.size(available)) is free. Free some space and try again."
+        case .accessDenied(let url, let status):
+            "The server refused the download (HTTP \(status)): the model at \(url) is gated or has moved behind a login. Update ilo toki, or download the file yourself and add it with `ilotoki models add`."
+        case .notFound(let url):
+            "The model is no longer at \(url) (HTTP 404): it was moved or renamed. Update ilo toki to get the current address."
+        case .httpStatus(let url, let status):
+            "The server answered HTTP \(status) for \(url). Try again later."
+        case .hostNotFound(let host):
+            "Cannot find the server \(host): check the internet connection (or the mirror in HF_ENDPOINT)."
+        case .secureConnectionFailed(let host, let reason):
+            "Cannot open a secure connection to \(host) (\(reason)). Check the device's date and time, or the network."
+        case .connectionFailed(let url, let reason, let bytesKept):
+            "The download from \(url) failed (\(reason)). \(bytesKept > 0 ? "The \(Self.size(bytesKept)) already downloaded are kept; run the download again to continue." : "Check the connection and try again.")"
+        case .serverMisbehaving(let url, let reason):
+            "The server at \(url) is misbehaving (\(reason)). Try again later."
+        case .unexpectedSize(let url, let expected, let actual):
+            "The file at \(url) has \(actual) bytes, but this version of ilo toki expects \(expected): the model was changed upstream. Update ilo toki."
+        case .sizeMismatch(let file, let expected, let actual):
+            "The download of \(file) has \(actual) bytes instead of \(expected); it was deleted. Download it again."
+        case .checksumMismatch(let file, let expected, let actual):
+            "The download of \(file) is corrupt (sha256 \(actual), expected \(expected)); it was deleted. Download it again."
+        case .cannotWrite(let path, let reason):
+            "Cannot write \(path): \(reason)."
+        case .cannotRead(let path, let reason):
+            "Cannot read \(path): \(reason)."
+        }
+    }
+
+    static func size(_ bytes: Int64) -> String {
+        ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
+    }
+}

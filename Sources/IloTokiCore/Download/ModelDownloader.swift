@@ -1,0 +1,537 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A file to download.
+public struct DownloadRequest: Equatable, Sendable {
+    /// Where to fetch it from; resolved afresh on every attempt (CDN links expire).
+    public var url: URL
+    /// Where the finished file goes; it is written to `<destination>.part` until verified.
+    public var destination: URL
+    /// The file's exact size, when known (the catalog's).
+    public var expectedBytes: Int64?
+    /// The file's sha256 when pinned; otherwise the server's `X-Linked-Etag` is used.
+    public var expectedSHA256: String?
+
+    public init(url: URL, destination: URL, expectedBytes: Int64? = nil, expectedSHA256: String? = nil) {
+        self.url = url
+        self.destination = destination
+        self.expectedBytes = expectedBytes
+        self.expectedSHA256 = expectedSHA256?.lowercased()
+    }
+
+    /// The download of a catalog model into a store.
+    public init(entry: CatalogEntry, store: ModelStore, endpoint: String? = nil) {
+        self.init(
+            url: entry.url(endpoint: endpoint), destination: store.fileURL(for: entry), expectedBytes: entry.bytes,
+            expectedSHA256: entry.sha256)
+    }
+
+    var part: URL { destination.deletingLastPathComponent().appendingPathComponent(destination.lastPathComponent + ".part") }
+}
+
+/// A download in progress.
+public final class ModelDownload: Sendable {
+    /// Progress, then `.installed` or `.paused`; a failure ends the stream with a `DownloadError`.
+    public let events: AsyncThrowingStream<DownloadEvent, Error>
+    private let task: Task<Void, Never>
+
+    init(events: AsyncThrowingStream<DownloadEvent, Error>, task: Task<Void, Never>) {
+        self.events = events
+        self.task = task
+    }
+
+    /// Stops the transfer and keeps the `.part` file; the stream ends with `.paused`.
+    public func pause() { task.cancel() }
+}
+
+/// Downloads models: resumable, verified, and patient with bad networks.
+///
+/// - Each chunk goes to `<file>.part` as it arrives, so memory stays flat for any size.
+/// - Resumes with `Range` and `If-Range`; appends only on a `206` at exactly the right offset.
+/// - Retries dropped connections with backoff while attempts keep moving bytes; gives up
+///   when an attempt fails without moving a single byte (and keeps the `.part`).
+/// - Verifies size and sha256 (pinned, or the server's `X-Linked-Etag`), flushes, and
+///   renames into place; records the sha256 beside the model.
+/// - Refuses to start without the space it needs, and refuses a second writer of one file.
+public final class ModelDownloader: Sendable {
+    public struct Configuration: Sendable {
+        /// The pause before the first retry; it doubles on every retry in a row, up to `maxRetryDelay`.
+        public var retryDelay: Duration = .milliseconds(500)
+        public var maxRetryDelay: Duration = .seconds(30)
+        /// Bytes asked for per request: the most that can pile up in memory when the network is
+        /// faster than the disk.
+        public var windowBytes: Int64 = 8 << 20
+        /// How long a connection may stay silent before the attempt counts as dropped.
+        public var idleTimeout: TimeInterval = 60
+        /// Free bytes on the file system holding a directory (injectable for tests).
+        public var freeSpace: @Sendable (URL) -> Int64? = { FileSystem.freeBytes(at: $0) }
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Files being downloaded by this process; `flock` covers other processes.
+    private static let active = Mutex(Set<String>())
+
+    /// Starts (or resumes) a download.
+    public func start(_ request: DownloadRequest) -> ModelDownload {
+        let (stream, continuation) = AsyncThrowingStream<DownloadEvent, Error>.makeStream()
+        let task = Task.detached { [configuration] in
+            do {
+                let job = try DownloadJob(request: request, configuration: configuration, continuation: continuation)
+                try await job.run()
+                continuation.finish()
+            } catch let error as DownloadError {
+                continuation.finish(throwing: error)
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return ModelDownload(events: stream, task: task)
+    }
+
+    /// Runs a download to its end and returns the installed file (throws when paused).
+    public func download(_ request: DownloadRequest) async throws -> InstalledFile {
+        var installed: InstalledFile?
+        for try await event in start(request).events {
+            if case .installed(let file) = event { installed = file }
+        }
+        guard let installed else { throw CancellationError() }
+        return installed
+    }
+
+    static func claim(_ part: URL) -> Bool {
+        active.withLock { $0.insert(part.path).inserted }
+    }
+
+    static func release(_ part: URL) {
+        _ = active.withLock { $0.remove(part.path) }
+    }
+}
+
+/// What a download keeps beside its `.part` file, so a later process resumes safely.
+struct PartMetadata: Codable, Equatable {
+    /// The final response's ETag, sent back as `If-Range`.
+    var etag: String?
+    /// The `X-Linked-Etag` (sha256) the bytes so far belong to.
+    var linkedEtag: String?
+    /// The file's size, as the server said.
+    var total: Int64?
+}
+
+/// One download, from claiming the file to installing it.
+private final class DownloadJob: @unchecked Sendable {
+    let request: DownloadRequest
+    let configuration: ModelDownloader.Configuration
+    let continuation: AsyncThrowingStream<DownloadEvent, Error>.Continuation
+    let part: URL
+    let metadataURL: URL
+    private var lock: FileLock?
+    private var metadata = PartMetadata()
+    private let meter = Mutex(RateMeter())
+    private lazy var transferSession: TransferSession = {
+        let session = URLSessionConfiguration.ephemeral
+        session.timeoutIntervalForRequest = configuration.idleTimeout
+        session.timeoutIntervalForResource = 7 * 24 * 3600
+        session.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        session.urlCache = nil
+        return TransferSession(configuration: session)
+    }()
+
+    init(
+        request: DownloadRequest, configuration: ModelDownloader.Configuration,
+        continuation: AsyncThrowingStream<DownloadEvent, Error>.Continuation
+    ) throws {
+        self.request = request
+        self.configuration = configuration
+        self.continuation = continuation
+        part = request.part
+        metadataURL = ModelStore.partMetadataURL(for: part)
+    }
+
+    deinit {
+        lock?.release()
+    }
+
+    func run() async throws {
+        guard ModelDownloader.claim(part) else { throw DownloadError.alreadyDownloading(file: request.destination.path) }
+        defer { ModelDownloader.release(part) }
+        let directory = part.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DownloadError.cannotWrite(directory.path, reason: error.localizedDescription)
+        }
+        // Refuse before a byte is written when the rest of the file cannot fit.
+        let existing = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value ?? 0
+        if let expected = request.expectedBytes, let available = configuration.freeSpace(directory) {
+            let needed = expected - min(existing, expected)
+            if needed > 0, available < needed {
+                throw DownloadError.notEnoughSpace(needed: needed, available: available, directory: directory.path)
+            }
+        }
+        guard let lock = try FileLock.acquire(part, create: true) else {
+            throw DownloadError.alreadyDownloading(file: request.destination.path)
+        }
+        self.lock = lock
+        defer {
+            lock.release()
+            self.lock = nil
+        }
+
+        let size = currentSize()
+        metadata = size > 0 ? (JSONFile.read(PartMetadata.self, from: metadataURL).value ?? PartMetadata()) : PartMetadata()
+        if let expected = request.expectedBytes, size > expected {
+            try truncate()
+            metadata = PartMetadata()
+        }
+
+        defer { transferSession.invalidate() }
+        do {
+            try await transfer()
+        } catch is CancellationError {
+            continuation.yield(.paused(progress(bytes: currentSize())))
+            return
+        }
+        try await verifyAndInstall()
+    }
+
+    // MARK: - Transfer
+
+    /// Brings the `.part` file to the full size, request after request.
+    ///
+    /// Each request asks for one window of the file (`Range: bytes=N-M`). Foundation hands
+    /// chunks over without backpressure, so a network faster than the disk would pile them up
+    /// in memory; a window bounds that pile, whatever the network.
+    private func transfer() async throws {
+        var attempt = 0
+        var failuresInARow = 0
+        var serverFaultsInARow = 0
+        var restartsFrom416 = 0
+        var useRange = true
+        var announce = true
+        var window = configuration.windowBytes
+        let clock = ContinuousClock()
+        while true {
+            try Task.checkCancellation()
+            let offset = currentSize()
+            if let total = knownTotal, offset == total { return }
+            attempt += 1
+            let from = useRange ? offset : 0
+            if announce {
+                continuation.yield(.started(offset: from, total: knownTotal))
+                meter.withLock { $0.reset(bytes: from) }
+                announce = false
+            }
+
+            let started = clock.now
+            let result = await performAttempt(offset: from, useRange: useRange, window: window)
+            window = DownloadWindow.next(after: window, moved: result.written, in: clock.now - started, base: configuration.windowBytes)
+            var outcome = result.outcome
+            if outcome == .finished, result.written == 0, let total = knownTotal, currentSize() < total {
+                outcome = .interrupted(reason: "the server sent nothing", code: 0)
+            }
+
+            switch outcome {
+            case .finished:
+                // One window done; the loop asks for the next until the file is complete.
+                failuresInARow = 0
+                serverFaultsInARow = 0
+                if knownTotal == nil { return }
+            case .interrupted(let reason, let code):
+                // Give up only when an attempt moved nothing; keep going while bytes move.
+                guard result.written > 0 else { throw failure(reason: reason, code: code) }
+                serverFaultsInARow = 0
+                failuresInARow = result.written >= 4 << 20 ? 1 : failuresInARow + 1
+                continuation.yield(.retrying(attempt: attempt, reason: reason.isEmpty ? "connection dropped" : reason))
+                announce = true
+                try await Task.sleep(for: backoff(failuresInARow))
+            case .rangeIgnored, .wrongOffset:
+                // A server fault, not a failed attempt: drop the response and ask again; if
+                // it repeats, start over from zero without Range.
+                serverFaultsInARow += 1
+                if !useRange || serverFaultsInARow > 4 {
+                    throw DownloadError.serverMisbehaving(
+                        url: request.url.absoluteString, reason: "it keeps answering with the wrong part of the file")
+                }
+                if serverFaultsInARow >= 2 {
+                    useRange = false
+                    announce = true
+                }
+            case .rangeNotSatisfiable:
+                // Nothing after our offset: the file is complete, or it changed and is shorter.
+                let total = knownTotal ?? result.response?.total
+                if let total, currentSize() == total { return }
+                try truncate()
+                metadata = PartMetadata()
+                try? FileManager.default.removeItem(at: metadataURL)
+                restartsFrom416 += 1
+                announce = true
+                if restartsFrom416 > 2 {
+                    throw DownloadError.serverMisbehaving(url: request.url.absoluteString, reason: "416 for every range")
+                }
+            case .status(let status):
+                throw httpFailure(status)
+            case .unexpectedSize(let total):
+                throw DownloadError.unexpectedSize(
+                    url: request.url.absoluteString, expected: request.expectedBytes ?? 0, actual: total)
+            case .writeFailed(let reason):
+                throw DownloadError.cannotWrite(part.path, reason: reason)
+            case .cancelled:
+                throw CancellationError()
+            }
+        }
+    }
+
+    private func performAttempt(offset: Int64, useRange: Bool, window: Int64) async -> HTTPAttempt.Result {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        urlRequest.setValue("ilotoki", forHTTPHeaderField: "User-Agent")
+        if useRange {
+            let end = knownTotal.map { min(offset + window, $0) - 1 }
+            urlRequest.setValue("bytes=\(offset)-\(end.map(String.init) ?? "")", forHTTPHeaderField: "Range")
+            if offset > 0, let etag = metadata.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-Range") }
+        }
+        let sendRange = useRange
+        let stored = metadata
+        let expectedTotal = request.expectedBytes
+        guard let descriptor = lock?.descriptor else { return HTTPAttempt.Result(outcome: .cancelled, written: 0) }
+
+        let attempt = HTTPAttempt(
+            descriptor: descriptor,
+            decide: { [self] info in
+                let decision = Self.decide(info, offset: offset, sentRange: sendRange, stored: stored, expectedTotal: expectedTotal)
+                // What the response says about the file is kept before its first byte is written,
+                // so a process killed mid-transfer resumes safely.
+                if case .write(let start) = decision { remember(info, restarting: start == 0) }
+                return decision
+            },
+            redirectDropsRange: { info in
+                // The redirect says the file is not the one the bytes so far belong to.
+                sendRange && stored.linkedEtag != nil && info.linkedEtag != nil && info.linkedEtag != stored.linkedEtag
+            },
+            onWrite: { [weak self] size in self?.reportProgress(size) }
+        )
+        return await attempt.run(urlRequest, on: transferSession)
+    }
+
+    /// What a response means for the bytes already in the `.part` file.
+    static func decide(
+        _ info: HTTPAttempt.ResponseInfo, offset: Int64, sentRange: Bool, stored: PartMetadata, expectedTotal: Int64?
+    ) -> HTTPAttempt.Decision {
+        if (200..<300).contains(info.status), let expectedTotal, let total = info.total ?? info.linkedSize, total != expectedTotal {
+            return .drop(.unexpectedSize(total))
+        }
+        switch info.status {
+        case 206:
+            guard sentRange else { return .drop(.wrongOffset(info.contentRangeStart ?? -1)) }
+            guard let start = info.contentRangeStart, start == offset else {
+                return .drop(.wrongOffset(info.contentRangeStart ?? -1))
+            }
+            return .write(at: offset)
+        case 200:
+            // Without a range, or from the start, the whole file is what was asked for.
+            guard sentRange, offset > 0 else { return .write(at: 0) }
+            // A 200 to a ranged request: the whole file. Either it changed (new ETag or new
+            // sha256), and it starts over from zero, or the server ignored Range.
+            let etagChanged = stored.etag != nil && info.etag != nil && info.etag != stored.etag
+            let linkedChanged = stored.linkedEtag != nil && info.linkedEtag != nil && info.linkedEtag != stored.linkedEtag
+            if etagChanged || linkedChanged { return .write(at: 0) }
+            return .drop(.rangeIgnored)
+        case 416:
+            return .drop(.rangeNotSatisfiable)
+        default:
+            return .drop(.status(info.status))
+        }
+    }
+
+    /// Keeps what the accepted response said, beside the `.part` file.
+    private func remember(_ response: HTTPAttempt.ResponseInfo, restarting: Bool) {
+        var updated = restarting ? PartMetadata() : metadata
+        if let etag = response.etag { updated.etag = etag }
+        if let linked = response.linkedEtag { updated.linkedEtag = linked }
+        if let total = response.total ?? response.linkedSize { updated.total = total }
+        guard updated != metadata else { return }
+        metadata = updated
+        try? JSONFile.write(metadata, to: metadataURL)
+    }
+
+    private var knownTotal: Int64? { request.expectedBytes ?? metadata.total }
+
+    private func backoff(_ failures: Int) -> Duration {
+        let factor = 1 << min(max(failures - 1, 0), 16)
+        return min(configuration.retryDelay * factor, configuration.maxRetryDelay)
+    }
+
+    private func reportProgress(_ size: Int64) {
+        let report: DownloadProgress? = meter.withLock { meter in
+            meter.add(bytes: size)
+            guard meter.shouldReport() else { return nil }
+            return DownloadProgress(bytes: size, total: knownTotal, bytesPerSecond: meter.bytesPerSecond)
+        }
+        if let report { continuation.yield(.progress(report)) }
+    }
+
+    private func progress(bytes: Int64) -> DownloadProgress {
+        DownloadProgress(bytes: bytes, total: knownTotal, bytesPerSecond: meter.withLock { $0.bytesPerSecond })
+    }
+
+    // MARK: - Verification
+
+    private func verifyAndInstall() async throws {
+        continuation.yield(.verifying)
+        guard let descriptor = lock?.descriptor else { throw CancellationError() }
+        let size = currentSize()
+        let expectedSize = knownTotal ?? size
+        guard size == expectedSize else {
+            discardPart()
+            throw DownloadError.sizeMismatch(file: request.destination.lastPathComponent, expected: expectedSize, actual: size)
+        }
+        guard fsync(descriptor) == 0 else {
+            throw DownloadError.cannotWrite(part.path, reason: String(cString: strerror(errno)))
+        }
+        let actual = try await SHA256.hashInBackground(fileAt: part)
+        let expected = request.expectedSHA256 ?? metadata.linkedEtag.flatMap { Self.isSHA256($0) ? $0.lowercased() : nil }
+        if let expected, expected != actual {
+            discardPart()
+            throw DownloadError.checksumMismatch(file: request.destination.lastPathComponent, expected: expected, actual: actual)
+        }
+        guard rename(part.path, request.destination.path) == 0 else {
+            throw DownloadError.cannotWrite(request.destination.path, reason: String(cString: strerror(errno)))
+        }
+        AtomicFile.syncDirectory(request.destination.deletingLastPathComponent())
+        try? FileManager.default.removeItem(at: metadataURL)
+        try? AtomicFile.replace(ModelStore.sha256RecordURL(for: request.destination), with: Data((actual + "\n").utf8))
+        continuation.yield(.installed(InstalledFile(url: request.destination, bytes: size, sha256: actual)))
+    }
+
+    static func isSHA256(_ text: String) -> Bool {
+        text.count == 64 && text.allSatisfy(\.isHexDigit)
+    }
+
+    // MARK: - Files
+
+    private func currentSize() -> Int64 {
+        var info = stat()
+        guard let descriptor = lock?.descriptor, fstat(descriptor, &info) == 0 else { return 0 }
+        return Int64(info.st_size)
+    }
+
+    private func truncate() throws {
+        guard let descriptor = lock?.descriptor, ftruncate(descriptor, 0) == 0 else {
+            throw DownloadError.cannotWrite(part.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private func discardPart() {
+        try? FileManager.default.removeItem(at: part)
+        try? FileManager.default.removeItem(at: metadataURL)
+    }
+
+    // MARK: - Errors
+
+    private func failure(reason: String, code: Int) -> DownloadError {
+        let host = request.url.host ?? request.url.absoluteString
+        switch code {
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+            return .hostNotFound(host: host)
+        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
+            NSURLErrorServerCertificateNotYetValid, NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorClientCertificateRejected:
+            return .secureConnectionFailed(host: host, reason: reason)
+        default:
+            return .connectionFailed(url: request.url.absoluteString, reason: reason, bytesKept: currentSize())
+        }
+    }
+
+    private func httpFailure(_ status: Int) -> DownloadError {
+        let url = request.url.absoluteString
+        switch status {
+        case 401, 403: return .accessDenied(url: url, status: status)
+        case 404, 410: return .notFound(url: url)
+        default: return .httpStatus(url: url, status: status)
+        }
+    }
+}
+
+/// The transfer rate over the last few seconds, and when to report it. Called for every
+/// chunk, so it does constant work per call: a sample is kept only every 100 ms.
+struct RateMeter {
+    private var samples: [(time: ContinuousClock.Instant, bytes: Int64)] = []
+    private var lastReport: ContinuousClock.Instant?
+    private var latest: (time: ContinuousClock.Instant, bytes: Int64)?
+    private let clock = ContinuousClock()
+    private static let interval = Duration.milliseconds(100)
+    private static let window = 30  // samples: three seconds
+
+    mutating func reset(bytes: Int64) {
+        let now = clock.now
+        samples = [(now, bytes)]
+        latest = (now, bytes)
+    }
+
+    mutating func add(bytes: Int64) {
+        let now = clock.now
+        latest = (now, bytes)
+        if let last = samples.last, now - last.time < Self.interval { return }
+        samples.append((now, bytes))
+        if samples.count > Self.window { samples.removeFirst(samples.count - Self.window) }
+    }
+
+    /// At most ten reports a second.
+    mutating func shouldReport() -> Bool {
+        let now = clock.now
+        if let last = lastReport, now - last < Self.interval { return false }
+        lastReport = now
+        return true
+    }
+
+    var bytesPerSecond: Double {
+        guard let first = samples.first, let latest, latest.time > first.time else { return 0 }
+        let elapsed = latest.time - first.time
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds > 0 ? Double(latest.bytes - first.bytes) / seconds : 0
+    }
+}
+
+/// How much of the file one request asks for.
+public enum DownloadWindow {
+    /// Doubles the window after one that arrived at under 32 MiB/s (nothing piles up on a
+    /// slow network, and fewer requests save round trips), up to 16 × `base`; back to `base`
+    /// after a fast one.
+    public static func next(after window: Int64, moved: Int64, in elapsed: Duration, base: Int64) -> Int64 {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        guard moved > 0, seconds > 0 else { return window }
+        let rate = Double(moved) / seconds
+        if rate < Double(32 << 20) { return min(window * 2, base * 16) }
+        return base
+    }
+}
+
+/// File-system figures.
+public enum FileSystem {
+    /// Bytes available to this user on the file system holding `url`.
+    public static func freeBytes(at url: URL) -> Int64? {
+        var info = statvfs()
+        guard statvfs(url.path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+}
