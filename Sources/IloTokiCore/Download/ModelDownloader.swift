@@ -43,15 +43,18 @@ public struct DownloadRequest: Equatable, Sendable {
 public final class ModelDownload: Sendable {
     /// Progress, then `.installed` or `.paused`; a failure ends the stream with a `DownloadError`.
     public let events: AsyncThrowingStream<DownloadEvent, Error>
-    private let task: Task<Void, Never>
+    private let onPause: @Sendable () -> Void
 
-    init(events: AsyncThrowingStream<DownloadEvent, Error>, task: Task<Void, Never>) {
+    /// - Parameters:
+    ///   - events: what the download reports.
+    ///   - pause: stops the transfer, keeping what arrived.
+    public init(events: AsyncThrowingStream<DownloadEvent, Error>, pause: @escaping @Sendable () -> Void) {
         self.events = events
-        self.task = task
+        self.onPause = pause
     }
 
     /// Stops the transfer and keeps the `.part` file; the stream ends with `.paused`.
-    public func pause() { task.cancel() }
+    public func pause() { onPause() }
 }
 
 /// Downloads models: resumable, verified, and patient with bad networks.
@@ -105,7 +108,7 @@ public final class ModelDownloader: Sendable {
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
-        return ModelDownload(events: stream, task: task)
+        return ModelDownload(events: stream, pause: { task.cancel() })
     }
 
     /// Runs a download to its end and returns the installed file (throws when paused).

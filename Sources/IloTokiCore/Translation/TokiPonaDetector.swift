@@ -155,3 +155,23 @@ public enum TokiPonaDetector {
         "apeja", "linluwi", "majuna", "pake", "powe", "su", "kiki", "teje",
     ]
 }
+
+extension TokiPonaDetector {
+    /// The direction `text` asks for, or `nil` when the current one fits (or the text says too
+    /// little to tell). Toki Pona text goes to the current other language; text in another
+    /// language goes into Toki Pona, from the language found (English stays whatever Latin
+    /// language was chosen, as Vietnamese typed without marks looks like English).
+    public static func direction(for text: String, current: TranslationDirection) -> TranslationDirection? {
+        let prepared = TranslationPrompt.prepare(text)
+        guard prepared.contains(where: \.isLetter) else { return nil }
+        let result = detect(prepared)
+        if result.isTokiPona {
+            return current.isFromTokiPona ? nil : .fromTokiPona(to: current.otherLanguage)
+        }
+        guard result.tokiPonaConfidence == 0 || result.language != .english else { return nil }
+        var language = result.language
+        if language == .english, current.otherLanguage == .vietnamese { language = .vietnamese }
+        let wanted = TranslationDirection.toTokiPona(from: language)
+        return wanted == current ? nil : wanted
+    }
+}

@@ -1,0 +1,620 @@
+import Foundation
+import Observation
+
+/// The app model behind every screen (GTK, SwiftUI, the command line): the two plates, the
+/// slab, the swap knob, the models, downloads, history and settings. Front ends only draw
+/// what it says and call its actions; the behaviour is written and tested once, here.
+///
+/// It lives on the main actor and never blocks it: loading runs on its own thread,
+/// generation on the engine's queue, downloads in a detached task, file writes on a
+/// background queue.
+@MainActor
+@Observable
+public final class TranslatorModel {
+    /// The state of the model used for translating.
+    public enum ModelState: Equatable, Sendable {
+        /// No model is on the device: the target plate says so, the slab offers the download.
+        case notDownloaded
+        /// Downloading the model (no other model to translate with meanwhile).
+        case downloading(DownloadProgress)
+        /// A download stopped part way; it resumes from where it stopped.
+        case paused(DownloadProgress)
+        /// All bytes are here; checking them.
+        case verifying
+        case loading
+        case ready
+        /// Loading or downloading failed; the reason says what to do.
+        case failed(String)
+    }
+
+    /// The state of the translation on the target plate.
+    public enum TranslationState: Equatable, Sendable {
+        case idle
+        case translating
+        case done
+        case failed(String)
+    }
+
+    /// How Toki Pona text is written on its plate. A property of the text, not a setting: it
+    /// follows the Toki Pona text through a swap.
+    public enum Script: String, Sendable {
+        case latin
+        /// sitelen pona, drawn by a ligature font from the same Latin text.
+        case sitelenPona
+    }
+
+    /// A download the user started, and where it stands.
+    public struct DownloadStatus: Equatable, Sendable {
+        public enum Phase: Equatable, Sendable {
+            case running(DownloadProgress)
+            case paused(DownloadProgress)
+            case verifying
+            case failed(String)
+        }
+
+        public let entry: CatalogEntry
+        public var phase: Phase
+
+        /// 0…1 for the progress line.
+        public var fraction: Double {
+            switch phase {
+            case .running(let progress), .paused(let progress): progress.fraction ?? 0
+            case .verifying: 1
+            case .failed: 0
+            }
+        }
+    }
+
+    /// What the slab (the primary action at the foot) does now.
+    public enum SlabAction: Equatable, Sendable {
+        case translate
+        /// A translation is streaming: the slab stops it.
+        case stop
+        /// No model: download this one (its size in bytes).
+        case download(CatalogEntry)
+        /// The download is paused: continue it.
+        case resumeDownload(CatalogEntry)
+        /// Wait: a download or a load is under way.
+        case busy
+        /// Loading failed: try again.
+        case retry
+    }
+
+    // MARK: - State
+
+    /// The text on the source plate.
+    public var sourceText: String = "" {
+        didSet { sourceDidChange(from: oldValue) }
+    }
+    public private(set) var direction: TranslationDirection = .tokiPonaToEnglish
+    /// The text on the target plate: the translation, streaming in.
+    public private(set) var targetText = ""
+    public private(set) var tokiPonaScript: Script = .latin
+    public private(set) var modelState: ModelState = .notDownloaded
+    public private(set) var translationState: TranslationState = .idle
+    /// The model the user chose (or the default when none was chosen).
+    public private(set) var selectedModel: ModelChoice?
+    /// The model the engine holds; its prompt format is the one used.
+    public private(set) var loadedModel: ModelChoice?
+    public private(set) var activeDownload: DownloadStatus?
+    public private(set) var history = History()
+    public private(set) var settings = AppSettings()
+    /// Things the user should know that are not errors of an action (a damaged settings file set aside).
+    public private(set) var notices: [String] = []
+    /// Figures of the last translation.
+    public private(set) var lastStats: TranslationStats?
+
+    // MARK: - Dependencies
+
+    public let store: ModelStore
+    @ObservationIgnored private let engineLoader: any EngineLoading
+    @ObservationIgnored private let downloader: any ModelDownloading
+    @ObservationIgnored private let availableMemory: @Sendable () -> Int64?
+    @ObservationIgnored private let endpoint: String?
+    @ObservationIgnored private let settingsStore: SettingsStore
+    @ObservationIgnored private let historyStore: HistoryStore
+    @ObservationIgnored private let writer = DispatchQueue(label: "ilotoki.app-files", qos: .utility)
+
+    @ObservationIgnored private var engine: (any TranslationEngine)?
+    @ObservationIgnored private var translationTask: Task<Void, Never>?
+    @ObservationIgnored private var translationID = 0
+    /// The source text of the running translation.
+    private var translatingSource: String?
+    @ObservationIgnored private var typingTask: Task<Void, Never>?
+    @ObservationIgnored private var loadID = 0
+    @ObservationIgnored private var download: ModelDownload?
+    @ObservationIgnored private var downloadTask: Task<Void, Never>?
+    @ObservationIgnored private var settingSourceQuietly = false
+
+    /// - Parameters:
+    ///   - store: where models live.
+    ///   - engineLoader: loads a model file (the live one runs llama.cpp).
+    ///   - downloader: downloads catalog models.
+    ///   - availableMemory: bytes the system can give a model now (`MemAvailable`).
+    ///   - endpoint: a Hugging Face mirror (`HF_ENDPOINT`), if any.
+    public init(
+        store: ModelStore,
+        engineLoader: any EngineLoading = LiveEngineLoader(),
+        downloader: any ModelDownloading = ModelDownloader(),
+        availableMemory: @escaping @Sendable () -> Int64? = { DeviceMemory.available() },
+        endpoint: String? = nil
+    ) {
+        self.store = store
+        self.engineLoader = engineLoader
+        self.downloader = downloader
+        self.availableMemory = availableMemory
+        self.endpoint = endpoint
+        settingsStore = SettingsStore(url: store.directories.settingsFile)
+        historyStore = HistoryStore(url: store.directories.historyFile)
+    }
+
+    // MARK: - Derived state
+
+    /// Whether a newer model than the one in use is in the catalog (shown as a dot, never forced).
+    public var newerModelAvailable: Bool {
+        guard let current = loadedModel ?? selectedModel, current.isDeprecated else { return false }
+        return store.catalog.defaultEntry.map { !$0.deprecated && $0.id != current.id } ?? false
+    }
+
+    /// Phrases to offer while the source plate is empty.
+    public var samplePhrases: [String] {
+        sourceText.isEmpty ? SamplePhrases.phrases(in: direction.source) : []
+    }
+
+    /// The catalog model the slab would download.
+    public var modelToDownload: CatalogEntry? {
+        selectedModel?.catalogEntry ?? store.catalog.defaultEntry
+    }
+
+    public var slabAction: SlabAction {
+        if translationState == .translating, sourceText == translatingSource { return .stop }
+        switch modelState {
+        case .ready: return .translate
+        case .loading, .verifying, .downloading: return .busy
+        case .failed:
+            if let entry = modelToDownload, engine == nil, !store.isAvailable(.catalog(entry)) {
+                return store.state(of: entry) == .notInstalled ? .download(entry) : .resumeDownload(entry)
+            }
+            return .retry
+        case .notDownloaded: return modelToDownload.map(SlabAction.download) ?? .busy
+        case .paused: return modelToDownload.map(SlabAction.resumeDownload) ?? .busy
+        }
+    }
+
+    /// Whether the model licence must be shown (and accepted) before the first download.
+    public var needsLicenceAcceptance: Bool { !settings.acceptedModelLicence }
+
+    /// Which plate shows Toki Pona (and so the script pill).
+    public var tokiPonaIsOnSource: Bool { direction.isFromTokiPona }
+
+    // MARK: - Launch
+
+    /// Starts the app: sweeps model files nothing claims, reads settings and history, and
+    /// loads the chosen model if it is on the device (otherwise the one that is). Nothing is
+    /// downloaded.
+    /// - Parameter keeping: files the sweep must leave alone (a `--model` file).
+    public func launch(keeping: [URL] = []) async {
+        store.sweepOrphans(keeping: keeping)
+        let (settings, settingsProblem) = settingsStore.load()
+        let (history, historyProblem) = historyStore.load()
+        self.settings = settings
+        self.history = history
+        notices += [settingsProblem, historyProblem].compactMap { $0 }
+        direction = settings.lastDirection
+
+        let chosen = settings.selectedModelID.flatMap(store.choice(id:))
+        selectedModel = chosen ?? store.catalog.defaultEntry.map(ModelChoice.catalog)
+        let usable: ModelChoice? =
+            if let chosen, store.isAvailable(chosen) {
+                chosen
+            } else {
+                store.installedEntries().first.map(ModelChoice.catalog)
+                    ?? store.sideloadedModels().first { !$0.isMissing }.map(ModelChoice.sideloaded)
+            }
+        if let usable {
+            await load(usable)
+        } else {
+            modelState = idleStateWithoutModel()
+        }
+    }
+
+    /// Uses a model file from outside the store for this session (the command line's `--model`).
+    public func useModelFile(_ url: URL, format: PromptFormat) async {
+        let model = SideloadedModel(
+            id: SideloadedModel.idPrefix + "file", name: url.deletingPathExtension().lastPathComponent, path: url.path,
+            format: format, addedAt: Date())
+        selectedModel = .sideloaded(model)
+        await load(.sideloaded(model))
+    }
+
+    // MARK: - Models
+
+    /// Chooses the model to translate with. An installed model is loaded (the one in use is
+    /// unloaded first); one that is not keeps the current model translating until it is downloaded.
+    public func selectModel(id: String) async {
+        guard let choice = store.choice(id: id) else {
+            notices.append(StoreError.unknownModel(id).localizedDescription)
+            return
+        }
+        selectedModel = choice
+        settings.selectedModelID = id
+        saveSettings()
+        if store.isAvailable(choice) {
+            await load(choice)
+        } else if engine == nil {
+            modelState = idleStateWithoutModel()
+        }
+    }
+
+    /// Deletes a catalog model's file (and any partial download), or forgets a sideloaded one.
+    public func deleteModel(id: String) async {
+        guard let choice = store.choice(id: id) else { return }
+        if activeDownload?.entry.id == id { stopDownloadTask() }
+        if loadedModel?.id == id { unload() }
+        do {
+            switch choice {
+            case .catalog(let entry): try store.delete(entry)
+            case .sideloaded(let model): try store.removeSideloaded(id: model.id)
+            }
+        } catch {
+            notices.append(error.localizedDescription)
+        }
+        if engine == nil {
+            if let other = store.installedEntries().first {
+                await load(.catalog(other))
+            } else {
+                modelState = idleStateWithoutModel()
+            }
+        }
+    }
+
+    /// Adds a model file from elsewhere on the device.
+    @discardableResult
+    public func addSideloadedModel(path: String, name: String?, format: PromptFormat) throws -> SideloadedModel {
+        try store.addSideloaded(path: path, name: name, format: format)
+    }
+
+    /// Loads the selected model again after a failure.
+    public func retryLoading() async {
+        guard let choice = selectedModel ?? loadedModel else { return }
+        if store.isAvailable(choice) { await load(choice) }
+    }
+
+    private func load(_ choice: ModelChoice) async {
+        loadID += 1
+        let id = loadID
+        unload()
+        let url = store.fileURL(for: choice)
+        if let bytes = store.bytes(of: choice), let available = availableMemory(), bytes + DeviceMemory.overhead > available {
+            modelState = .failed(
+                "\(choice.displayName) needs about \(DownloadError.size(bytes + DeviceMemory.overhead)) of memory, and only "
+                    + "\(DownloadError.size(available)) is free. Close other apps and try again.")
+            return
+        }
+        modelState = .loading
+        do {
+            let loaded = try await engineLoader.load(path: url.path)
+            guard id == loadID else { return }  // another load started meanwhile
+            engine = loaded
+            loadedModel = choice
+            modelState = .ready
+        } catch {
+            guard id == loadID else { return }
+            modelState = .failed(error.localizedDescription)
+        }
+    }
+
+    /// Lets go of the engine: a running translation is cancelled, and the model's memory is
+    /// released once its generation has stopped.
+    private func unload() {
+        cancelTranslation()
+        engine = nil
+        loadedModel = nil
+    }
+
+    private func idleStateWithoutModel() -> ModelState {
+        guard let entry = modelToDownload else { return .notDownloaded }
+        if case .partial(let bytes) = store.state(of: entry) {
+            return .paused(DownloadProgress(bytes: bytes, total: entry.bytes, bytesPerSecond: 0))
+        }
+        return .notDownloaded
+    }
+
+    // MARK: - Downloads
+
+    /// Records that the user has seen and accepted the model licence.
+    public func acceptModelLicence() {
+        settings.acceptedModelLicence = true
+        saveSettings()
+    }
+
+    /// Starts (or resumes) downloading the model the slab offers.
+    /// - Returns: `false` when the licence must be accepted first (nothing is downloaded).
+    @discardableResult
+    public func startDownload() -> Bool {
+        guard let entry = modelToDownload else { return false }
+        return startDownload(entry)
+    }
+
+    /// Starts (or resumes) downloading a catalog model.
+    /// - Returns: `false` when the licence must be accepted first (nothing is downloaded).
+    @discardableResult
+    public func startDownload(_ entry: CatalogEntry) -> Bool {
+        guard settings.acceptedModelLicence else { return false }
+        stopDownloadTask()
+        let partial: Int64 = if case .partial(let bytes) = store.state(of: entry) { bytes } else { 0 }
+        let progress = DownloadProgress(bytes: partial, total: entry.bytes, bytesPerSecond: 0)
+        activeDownload = DownloadStatus(entry: entry, phase: .running(progress))
+        if engine == nil { modelState = .downloading(progress) }
+        let handle = downloader.start(DownloadRequest(entry: entry, store: store, endpoint: endpoint))
+        download = handle
+        downloadTask = Task { [weak self] in
+            do {
+                for try await event in handle.events {
+                    guard let self, self.download === handle else { return }
+                    await self.apply(event, for: entry)
+                }
+            } catch {
+                guard let self, self.download === handle else { return }
+                self.activeDownload?.phase = .failed(error.localizedDescription)
+                if self.engine == nil { self.modelState = .failed(error.localizedDescription) }
+            }
+        }
+        return true
+    }
+
+    /// Pauses the running download; the `.part` file is kept.
+    public func pauseDownload() {
+        download?.pause()
+    }
+
+    /// Stops the download and deletes what was downloaded.
+    public func cancelDownload() {
+        guard let entry = activeDownload?.entry else { return }
+        stopDownloadTask()
+        try? store.delete(entry)
+        if engine == nil { modelState = idleStateWithoutModel() }
+    }
+
+    private func stopDownloadTask() {
+        download?.pause()
+        download = nil
+        downloadTask?.cancel()
+        downloadTask = nil
+        activeDownload = nil
+    }
+
+    private func apply(_ event: DownloadEvent, for entry: CatalogEntry) async {
+        switch event {
+        case .started(let offset, let total):
+            let progress = DownloadProgress(bytes: offset, total: total, bytesPerSecond: 0)
+            activeDownload?.phase = .running(progress)
+            if engine == nil { modelState = .downloading(progress) }
+        case .progress(let progress):
+            activeDownload?.phase = .running(progress)
+            if engine == nil { modelState = .downloading(progress) }
+        case .retrying:
+            break
+        case .verifying:
+            activeDownload?.phase = .verifying
+            if engine == nil { modelState = .verifying }
+        case .paused(let progress):
+            activeDownload?.phase = .paused(progress)
+            download = nil
+            if engine == nil { modelState = .paused(progress) }
+        case .installed:
+            activeDownload = nil
+            download = nil
+            // The new model is used if it is the chosen one, or if there was none to translate with.
+            if selectedModel?.id == entry.id || engine == nil {
+                selectedModel = .catalog(entry)
+                settings.selectedModelID = entry.id
+                saveSettings()
+                await load(.catalog(entry))
+            }
+        }
+    }
+
+    // MARK: - Translating
+
+    /// The slab: translates the source text. While that same text is translating it stops
+    /// instead; after the text was edited it starts the new translation (the running one is
+    /// cancelled).
+    public func translate() {
+        if translationState == .translating, sourceText == translatingSource {
+            stopTranslation()
+            return
+        }
+        startTranslation()
+    }
+
+    /// Stops the running translation; what arrived stays on the plate, nothing is recorded.
+    public func stopTranslation() {
+        guard translationState == .translating else { return }
+        cancelTranslation()
+        translationState = .idle
+    }
+
+    private func cancelTranslation() {
+        translationID += 1
+        translationTask?.cancel()
+        translationTask = nil
+        typingTask?.cancel()
+        if translationState == .translating { translationState = .idle }
+    }
+
+    private func startTranslation() {
+        guard let engine, let model = loadedModel, modelState == .ready else { return }
+        let text = sourceText
+        guard !TranslationPrompt.prepare(text).isEmpty else { return }
+        if let detected = TokiPonaDetector.direction(for: text, current: direction) {
+            setDirection(detected)
+        }
+        cancelTranslation()
+        translationID += 1
+        let id = translationID
+        let direction = direction
+        targetText = ""
+        translationState = .translating
+        translatingSource = text
+        let translator = Translator(engine: engine, format: model.format)
+        translationTask = Task { [weak self] in
+            do {
+                var result: TranslationProgress?
+                for try await progress in translator.translate(text, direction: direction) {
+                    guard let self, self.translationID == id else { return }
+                    self.targetText = progress.text
+                    result = progress
+                }
+                guard let self, self.translationID == id, !Task.isCancelled, let result else { return }
+                self.translationState = .done
+                self.lastStats = result.stats
+                self.record(HistoryEntry(direction: direction, source: text, result: result.text, modelID: model.id))
+            } catch is CancellationError {
+                return
+            } catch {
+                guard let self, self.translationID == id else { return }
+                self.translationState = .failed(error.localizedDescription)
+            }
+        }
+    }
+
+    private func sourceDidChange(from old: String) {
+        guard !settingSourceQuietly, sourceText != old else { return }
+        typingTask?.cancel()
+        guard settings.translateAsYouType, modelState == .ready else { return }
+        typingTask = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(450))
+            guard !Task.isCancelled, let self else { return }
+            self.startTranslation()
+        }
+    }
+
+    /// The swap knob: the translation becomes the source, the direction turns round, and the
+    /// old source becomes its translation. The script stays with the Toki Pona text.
+    public func swap() {
+        cancelTranslation()
+        let oldSource = sourceText
+        let translation = targetText
+        setDirection(direction.swapped)
+        settingSourceQuietly = true
+        sourceText = translation.isEmpty ? oldSource : translation
+        settingSourceQuietly = false
+        targetText = translation.isEmpty ? "" : oldSource
+        translationState = targetText.isEmpty ? .idle : .done
+    }
+
+    /// Sets the direction (a language picker); the plates keep their text.
+    public func setDirection(_ direction: TranslationDirection) {
+        guard direction != self.direction else { return }
+        self.direction = direction
+        settings.lastDirection = direction
+        saveSettings()
+    }
+
+    /// Picks the language on the other side of Toki Pona.
+    public func setOtherLanguage(_ language: Language) {
+        setDirection(direction.with(otherLanguage: language))
+    }
+
+    /// The pill on the Toki Pona plate: Latin ↔ sitelen pona.
+    public func flipScript() {
+        tokiPonaScript = tokiPonaScript == .latin ? .sitelenPona : .latin
+    }
+
+    /// Puts a sample phrase on the source plate.
+    public func useSamplePhrase(_ phrase: String) {
+        sourceText = phrase
+    }
+
+    /// The translation, for the clipboard.
+    public func copyResult() -> String? {
+        targetText.isEmpty ? nil : targetText
+    }
+
+    // MARK: - History
+
+    private func record(_ entry: HistoryEntry) {
+        guard settings.keepHistory, !entry.result.isEmpty else { return }
+        history.add(entry)
+        saveHistory()
+    }
+
+    public func setOlin(_ olin: Bool, for id: UUID) {
+        history.setOlin(olin, for: id)
+        saveHistory()
+    }
+
+    public func removeHistoryEntry(_ id: UUID) {
+        history.remove(id)
+        saveHistory()
+    }
+
+    /// Clears the history but the favourites.
+    public func clearHistory() {
+        history.clear()
+        saveHistory()
+    }
+
+    /// Puts a history entry back on the plates.
+    public func reuse(_ entry: HistoryEntry) {
+        cancelTranslation()
+        setDirection(entry.direction)
+        settingSourceQuietly = true
+        sourceText = entry.source
+        settingSourceQuietly = false
+        targetText = entry.result
+        translationState = .done
+    }
+
+    // MARK: - Settings
+
+    public func setKeepHistory(_ keep: Bool) {
+        settings.keepHistory = keep
+        saveSettings()
+    }
+
+    public func setTranslateAsYouType(_ enabled: Bool) {
+        settings.translateAsYouType = enabled
+        saveSettings()
+    }
+
+    public func setTheme(_ theme: AppSettings.Theme) {
+        settings.theme = theme
+        saveSettings()
+    }
+
+    public func setSitelenPonaFont(_ family: String) {
+        settings.sitelenPonaFont = family
+        saveSettings()
+    }
+
+    public func dismissNotice(at index: Int) {
+        guard notices.indices.contains(index) else { return }
+        notices.remove(at: index)
+    }
+
+    // MARK: - Files
+
+    /// Writes on a background queue; what fails comes back as a notice.
+    private func saveSettings() {
+        let settings = settings
+        let store = settingsStore
+        writer.async { [weak self] in
+            do { try store.save(settings) } catch { Task { @MainActor in self?.notices.append(error.localizedDescription) } }
+        }
+    }
+
+    private func saveHistory() {
+        let history = history
+        let store = historyStore
+        writer.async { [weak self] in
+            do { try store.save(history) } catch { Task { @MainActor in self?.notices.append(error.localizedDescription) } }
+        }
+    }
+
+    /// Returns once every pending settings and history write is on disk.
+    public func flushWrites() async {
+        await withCheckedContinuation { continuation in writer.async { continuation.resume() } }
+    }
+}

@@ -1,0 +1,6 @@
+/// Starts model downloads.
+public protocol ModelDownloading: Sendable {
+    func start(_ request: DownloadRequest) -> ModelDownload
+}
+
+extension ModelDownloader: ModelDownloading {}

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// A downloader driven by hand: for tests and previews. Each `start` opens a download whose
+/// events the caller sends.
+public final class ScriptedDownloader: ModelDownloading {
+    private struct Download {
+        let request: DownloadRequest
+        let continuation: AsyncThrowingStream<DownloadEvent, Error>.Continuation
+        var bytes: Int64 = 0
+        var finished = false
+    }
+
+    private let state = Mutex<[Download]>([])
+
+    public init() {}
+
+    /// Every download started so far.
+    public var requests: [DownloadRequest] { state.withLock { $0.map(\.request) } }
+
+    /// Whether the latest download is still going.
+    public var isRunning: Bool { state.withLock { $0.last.map { !$0.finished } ?? false } }
+
+    public func start(_ request: DownloadRequest) -> ModelDownload {
+        let (stream, continuation) = AsyncThrowingStream<DownloadEvent, Error>.makeStream()
+        let index = state.withLock { downloads in
+            downloads.append(Download(request: request, continuation: continuation))
+            return downloads.count - 1
+        }
+        return ModelDownload(events: stream) { [self] in
+            let paused: (AsyncThrowingStream<DownloadEvent, Error>.Continuation, Int64, Int64?)? = state.withLock { downloads in
+                guard !downloads[index].finished else { return nil }
+                downloads[index].finished = true
+                return (downloads[index].continuation, downloads[index].bytes, downloads[index].request.expectedBytes)
+            }
+            guard let (continuation, bytes, total) = paused else { return }
+            continuation.yield(.paused(DownloadProgress(bytes: bytes, total: total, bytesPerSecond: 0)))
+            continuation.finish()
+        }
+    }
+
+    /// Reports progress on the latest download.
+    public func progress(bytes: Int64) {
+        let target: (AsyncThrowingStream<DownloadEvent, Error>.Continuation, Int64?)? = state.withLock { downloads in
+            guard let last = downloads.indices.last, !downloads[last].finished else { return nil }
+            downloads[last].bytes = bytes
+            return (downloads[last].continuation, downloads[last].request.expectedBytes)
+        }
+        target?.0.yield(.progress(DownloadProgress(bytes: bytes, total: target?.1, bytesPerSecond: 1_000_000)))
+    }
+
+    /// Completes the latest download: writes `contents` to its destination and reports it installed.
+    public func install(contents: Data = Data("GGUF".utf8)) throws {
+        guard let download = state.withLock({ downloads -> Download? in
+            guard let last = downloads.indices.last, !downloads[last].finished else { return nil }
+            downloads[last].finished = true
+            return downloads[last]
+        }) else { return }
+        try contents.write(to: download.request.destination)
+        download.continuation.yield(.verifying)
+        download.continuation.yield(
+            .installed(InstalledFile(url: download.request.destination, bytes: Int64(contents.count), sha256: SHA256.hex(of: contents))))
+        download.continuation.finish()
+    }
+
+    /// Ends the latest download with an error.
+    public func fail(_ error: Error) {
+        let continuation = state.withLock { downloads -> AsyncThrowingStream<DownloadEvent, Error>.Continuation? in
+            guard let last = downloads.indices.last, !downloads[last].finished else { return nil }
+            downloads[last].finished = true
+            return downloads[last].continuation
+        }
+        continuation?.finish(throwing: error)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import IloTokiLLM
+import Synchronization
+
+/// A translation engine that answers from a script: for tests, previews and screenshots,
+/// where the real model is not wanted. It streams like the real one, piece by piece.
+public final class ScriptedEngine: TranslationEngine {
+    /// The pieces to stream for a source text (the text as it went into the prompt).
+    public typealias Script = @Sendable (_ sourceText: String) -> [String]
+
+    public let contextLength: Int
+    private let script: Script
+    private let delay: Duration
+    private let state = Mutex<[TranslationPrompt]>([])
+
+    /// - Parameters:
+    ///   - delay: the pause before each piece, so a test can act while a translation streams.
+    ///   - script: the pieces for each source text.
+    public init(contextLength: Int = 2048, delay: Duration = .zero, script: @escaping Script) {
+        self.contextLength = contextLength
+        self.delay = delay
+        self.script = script
+    }
+
+    /// Every prompt completed so far, in order.
+    public var prompts: [TranslationPrompt] { state.withLock { $0 } }
+
+    public func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<GenerationEvent, Error> {
+        state.withLock { $0.append(prompt) }
+        let pieces = script(prompt.sourceText)
+        let delay = delay
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                for piece in pieces {
+                    if delay > .zero { try? await Task.sleep(for: delay) }
+                    if Task.isCancelled {
+                        continuation.finish()
+                        return
+                    }
+                    continuation.yield(.piece(piece))
+                }
+                continuation.yield(
+                    .finished(GenerationStats(promptTokens: prompt.prompt.count / 4, generatedTokens: pieces.count, finishReason: .endOfGeneration)))
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// About four characters a token, as for real text.
+    public func tokenCount(of text: String) -> Int? { text.unicodeScalars.contains("\0") ? nil : max(1, text.count / 4) }
+}
+
+/// Hands out engines from a closure: for tests and previews.
+public struct ScriptedEngineLoader: EngineLoading {
+    private let make: @Sendable (String) async throws -> any TranslationEngine
+
+    public init(_ make: @escaping @Sendable (_ path: String) async throws -> any TranslationEngine) {
+        self.make = make
+    }
+
+    public func load(path: String) async throws -> any TranslationEngine { try await make(path) }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import IloTokiCore
+import IloTokiTestSupport
+import Testing
+
+/// The app model with the live seams: the real downloader against a server on 127.0.0.1
+/// that serves the Gemma 3 270M file the way Hugging Face serves a model, and llama.cpp.
+@MainActor
+@Suite(.serialized, .exclusiveModelUse) struct EndToEndTests {
+    @Test func downloadLoadAndTranslateWithTheRealEngine() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: gemma)[.size] as? Int)
+        let server = try TestHTTPServer()
+        let name = "gemma-3-270m-q4_k_m.gguf"
+        try server.serve("/cdn/\(name)", file: URL(fileURLWithPath: gemma))
+        let sha256 = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+        server.redirect("/test/gemma/resolve/main/\(name)", to: "/cdn/\(name)", linkedEtag: sha256, linkedSize: size)
+        // A cut part way, to go through a resume as well.
+        server.cut("/cdn/\(name)", atOffsets: [size / 3])
+
+        let entry = CatalogEntry(
+            id: "gemma-test", displayName: "Gemma 3 270M", quantization: "Q4_K_M",
+            url: URL(string: "https://huggingface.co/test/gemma/resolve/main/\(name)")!, bytes: Int64(size),
+            format: .sourceTarget, deprecated: false, sha256: nil)
+        let home = TemporaryDirectory("end-to-end")
+        let store = try ModelStore(directories: AppDirectories(home: home.url), catalog: ModelCatalog(entries: [entry]))
+        var configuration = ModelDownloader.Configuration()
+        configuration.retryDelay = .milliseconds(10)
+        let model = TranslatorModel(
+            store: store, engineLoader: LiveEngineLoader(), downloader: ModelDownloader(configuration: configuration),
+            endpoint: server.baseURL.absoluteString)
+
+        await model.launch()
+        #expect(model.modelState == .notDownloaded)
+        #expect(model.slabAction == .download(entry))
+        model.acceptModelLicence()
+        #expect(model.startDownload())
+        for _ in 0..<6000 where model.modelState != .ready {
+            if case .failed(let reason) = model.modelState { Issue.record("failed: \(reason)") ; break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(model.modelState == .ready)
+        #expect(store.recordedSHA256(for: entry) == sha256)
+        #expect(server.requests.contains { $0.path.hasPrefix("/test/gemma/resolve/main/") })
+
+        // On these prompts Gemma 270M echoes the source line into Toki Pona.
+        model.setDirection(.englishToTokiPona)
+        model.sourceText = "I love you"
+        model.translate()
+        for _ in 0..<3000 where model.translationState == .translating {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(model.translationState == .done)
+        #expect(model.targetText == "I love you")
+        #expect(model.history.entries.first?.result == "I love you")
+        #expect(model.history.entries.first?.modelID == "gemma-test")
+        #expect((model.lastStats?.generatedTokens ?? 0) > 0)
+    }
+}
