@@ -61,6 +61,10 @@ let package = Package(
             dependencies: ["IloTokiLLM", "CIloTokiLLM", "IloTokiTestSupport"]
         ),
         .testTarget(
+            name: "IloTokiCLITests",
+            dependencies: ["IloTokiCLI", "IloTokiCore", "IloTokiTestSupport"]
+        ),
+        .testTarget(
             name: "IloTokiCoreTests",
             dependencies: ["IloTokiCore", "CSHA256", "IloTokiTestSupport"]
         ),

@@ -2,7 +2,8 @@ import Foundation
 import IloTokiCore
 import IloTokiLLM
 
-/// The `ilotoki` command line.
+/// The `ilotoki` command line: the whole product in a terminal, over the same app model,
+/// store and settings as the apps.
 public enum CLI {
     public static let version = "0.1.0"
 
@@ -16,19 +17,26 @@ public enum CLI {
 
     static let commands: [CommandSpec] = [
         TranslateCommand.spec,
+        ModelsCommand.listSpec,
+        ModelsCommand.downloadSpec,
+        ModelsCommand.removeSpec,
+        ModelsCommand.addSpec,
+        ModelsCommand.verifySpec,
+        HistoryCommand.spec,
     ]
 
     /// Runs the command line and returns the exit status.
     /// - Parameters:
     ///   - arguments: the arguments without the program name.
     ///   - environment: the process environment.
+    @MainActor
     public static func run(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
         let console = Console(environment: environment)
         if arguments == ["--version"] || arguments == ["-V"] {
             console.out("ilotoki \(version) (llama.cpp \(Engine.backendVersion))\n")
             return Status.ok
         }
-        if arguments.isEmpty && console.stdinIsTerminal || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+        if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
             console.out(Help.overview(commands: commands))
             return Status.ok
         }
@@ -62,13 +70,21 @@ public enum CLI {
         do {
             switch spec.path {
             case TranslateCommand.spec.path: return try await TranslateCommand(context: context, arguments: parsed).run()
+            case ModelsCommand.listSpec.path: return try await ModelsCommand(context: context, arguments: parsed).list()
+            case ModelsCommand.downloadSpec.path: return try await ModelsCommand(context: context, arguments: parsed).download()
+            case ModelsCommand.removeSpec.path: return try await ModelsCommand(context: context, arguments: parsed).remove()
+            case ModelsCommand.addSpec.path: return try await ModelsCommand(context: context, arguments: parsed).add()
+            case ModelsCommand.verifySpec.path: return try await ModelsCommand(context: context, arguments: parsed).verify()
+            case HistoryCommand.spec.path: return try await HistoryCommand(context: context, arguments: parsed).run()
             default:
-                console.error("'\(spec.name)' is not available yet.")
-                return Status.failure
+                console.error("'\(spec.name)' is not a command. Run `ilotoki --help` for the list.")
+                return Status.usage
             }
         } catch let error as UsageError {
             console.error(error.message + " Run `ilotoki \(spec.name) --help` for usage.")
             return Status.usage
+        } catch is CancellationError {
+            return Status.interrupted
         } catch {
             console.error(message(for: error))
             return Status.failure
@@ -81,10 +97,44 @@ public enum CLI {
     }
 }
 
+/// A failure with the sentence to show.
+struct CLIError: Error, LocalizedError {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var errorDescription: String? { message }
+}
+
 /// What every command gets.
 struct CommandContext: Sendable {
     let console: Console
     let environment: [String: String]
+
+    var directories: AppDirectories { .standard(environment: environment) }
+
+    /// A Hugging Face mirror, like huggingface_hub's `HF_ENDPOINT`.
+    var endpoint: String? {
+        guard let value = environment["HF_ENDPOINT"], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Opens the store and prepares the app model the way the apps start (orphan sweep,
+    /// settings, history), so the command line and the apps never disagree about what is
+    /// installed. Notices (a damaged file set aside) go to standard error.
+    @MainActor
+    func prepareModel(keeping: [URL] = [], threads: Int? = nil) throws -> TranslatorModel {
+        let store = try ModelStore(directories: directories)
+        var options = Engine.Options()
+        options.threads = threads
+        let model = TranslatorModel(store: store, engineLoader: LiveEngineLoader(options: options), endpoint: endpoint)
+        model.prepare(keeping: keeping)
+        for notice in model.notices { console.err("note: \(notice)\n") }
+        return model
+    }
+}
+
+extension CatalogEntry {
+    /// "1.39 GB".
+    var sizeText: String { ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file) }
 }
 
 /// `--help` texts, made from the command table.
@@ -94,7 +144,8 @@ enum Help {
             ilotoki — a private translator between Toki Pona and English, Russian and Vietnamese.
             Everything runs on this device; nothing you type leaves it.
 
-            Usage: ilotoki [TEXT…]                 translate (direction detected)
+            Usage: ilotoki [TEXT…]                 translate (the direction is detected)
+                   ilotoki                         an interactive session (on a terminal)
                    ilotoki COMMAND [OPTIONS] [ARGS]
 
             Commands:
@@ -108,6 +159,9 @@ enum Help {
 
             Options: --help (for any command), --version.
             Run `ilotoki COMMAND --help` for a command's options.
+
+            Files live in $ILOTOKI_HOME (default $XDG_DATA_HOME/ilotoki or ~/.local/share/ilotoki);
+            set HF_ENDPOINT to download through a Hugging Face mirror.
 
             """
         return text

@@ -2,57 +2,213 @@ import Foundation
 import IloTokiCore
 import IloTokiLLM
 
-/// `ilotoki translate`: translates text from the arguments, or each line of standard input.
+/// `ilotoki translate`: translates the arguments, each line of standard input, or, on a
+/// terminal with no text, runs an interactive session.
 struct TranslateCommand {
     static let spec = CommandSpec(
         path: ["translate"],
-        summary: "Translate text (from the arguments, or each line of standard input).",
+        summary: "Translate text: the arguments, each line of standard input, or interactively.",
         operands: "[TEXT…]",
         operandCount: 0...Int.max,
         options: [
-            OptionSpec("--from", short: "f", .required("LANG"), help: "Source language: tok, en, ru or vi."),
+            OptionSpec("--from", short: "f", .required("LANG"), help: "Source language: tok, en, ru or vi (default: detected)."),
             OptionSpec("--to", short: "t", .required("LANG"), help: "Target language: tok, en, ru or vi."),
-            OptionSpec("--model", short: "m", .required("PATH"), help: "A GGUF model file to translate with."),
+            OptionSpec("--model", short: "m", .required("ID|PATH"), help: "A model id (see `ilotoki models`) or a GGUF file."),
             OptionSpec(
                 "--format", .required("FORMAT"),
                 help: "Prompt format of a --model file: sourceTarget (default) or queryAnswer."),
+            OptionSpec("--json", help: "One JSON object per translation, on one line each."),
             OptionSpec("--threads", .required("N"), help: "Decoding threads (default: the performance cores)."),
         ],
         details: """
-            Toki Pona is always on one side. Without --from and --to, Toki Pona is translated
-            to English. The translation streams to standard output as it is generated.
+            Toki Pona is always on one side. Without --from and --to the direction is detected:
+            Toki Pona goes to English, anything else into Toki Pona. With text on standard input,
+            every line is translated on its own, in order. The translation streams to standard
+            output as it is generated. Translations are kept in the history (see `ilotoki history`)
+            unless history is switched off.
+
+            Interactive session (a terminal and no text): type a sentence; :swap turns the
+            direction round, :to LANG and :from LANG choose the language, :history shows the last
+            translations, :help lists these. Ctrl-C stops a translation, Ctrl-D leaves.
             """
     )
 
     let context: CommandContext
     let arguments: ParsedArguments
 
+    private var console: Console { context.console }
+
+    @MainActor
     func run() async throws -> Int32 {
-        let direction = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"))
-        let format = try Self.format(arguments.value("--format"))
-        guard let path = arguments.value("--model") else {
-            throw UsageError(message: "no model given: pass --model PATH.", command: "translate")
-        }
-        var options = Engine.Options()
-        if let threads = arguments.value("--threads") {
-            guard let count = Int(threads), count > 0 else {
-                throw UsageError(message: "--threads needs a positive number, not '\(threads)'.", command: "translate")
+        let fixed = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"))
+        let threads = try arguments.value("--threads").map { value -> Int in
+            guard let count = Int(value), count > 0 else {
+                throw UsageError(message: "--threads needs a positive number, not '\(value)'.", command: "translate")
             }
-            options.threads = count
+            return count
         }
-        let engine = try await LLMTranslationEngine.load(path: path, options: options)
-        let translator = Translator(engine: engine, format: format)
-        let text = arguments.operands.joined(separator: " ")
-        for try await progress in translator.translate(text, direction: direction) {
-            context.console.out(progress.addition)
+        let format = try Self.format(arguments.value("--format"))
+        let modelFile = arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? URL(fileURLWithPath: $0) : nil }
+        let model = try context.prepareModel(keeping: modelFile.map { [$0] } ?? [], threads: threads)
+        try await loadModel(model, format: format)
+        do {
+            let status = try await translate(with: model, fixed: fixed)
+            await model.flushWrites()  // the history reaches the disk before the process ends
+            return status
+        } catch {
+            await model.flushWrites()
+            throw error
         }
-        context.console.out("\n")
-        return CLI.Status.ok
     }
 
-    /// The direction from `--from`/`--to`: Toki Pona → English when neither is given; the
-    /// missing side is Toki Pona, or English when the given side is Toki Pona.
-    static func direction(from: String?, to: String?) throws -> TranslationDirection {
+    @MainActor
+    private func translate(with model: TranslatorModel, fixed: TranslationDirection?) async throws -> Int32 {
+        let json = arguments.has("--json")
+        if !arguments.operands.isEmpty {
+            let text = arguments.operands.joined(separator: " ")
+            return try await translateOne(text, direction: fixed ?? .detected(for: text), model: model, json: json)
+        }
+        if console.stdinIsTerminal && !json {
+            return await InteractiveSession(console: console, model: model, fixed: fixed).run()
+        }
+        return await translateLines(model: model, fixed: fixed, json: json)
+    }
+
+    /// Loads the model named with `--model`, or the one the apps would use.
+    @MainActor
+    private func loadModel(_ model: TranslatorModel, format: PromptFormat) async throws {
+        if let name = arguments.value("--model") {
+            if let choice = model.store.choice(id: name) {
+                guard model.store.isAvailable(choice) else { throw Self.notInstalled(choice.catalogEntry, named: choice.displayName) }
+                await model.use(choice)
+            } else if FileManager.default.fileExists(atPath: name) {
+                await model.useModelFile(URL(fileURLWithPath: name), format: format)
+            } else {
+                throw CLIError("'\(name)' is neither a model id nor a file. Run `ilotoki models` to see the models.")
+            }
+        } else {
+            guard model.usableModel != nil else { throw Self.notInstalled(model.modelToDownload, named: nil) }
+            await model.loadUsableModel()
+        }
+        if case .failed(let reason) = model.modelState { throw CLIError(reason) }
+        guard model.modelState == .ready else { throw CLIError("The model could not be loaded.") }
+    }
+
+    static func notInstalled(_ entry: CatalogEntry?, named name: String?) -> CLIError {
+        guard let entry else { return CLIError("\(name ?? "The model") is not on this device.") }
+        let what = name.map { "\($0) is not downloaded yet" } ?? "No translation model is installed yet"
+        return CLIError(
+            "\(what). Download \(entry.displayName) (\(entry.sizeText)) with: ilotoki models download \(entry.id)")
+    }
+
+    // MARK: - Translating
+
+    /// Translates one text and writes it out; the status says how it went.
+    @MainActor
+    private func translateOne(_ text: String, direction: TranslationDirection, model: TranslatorModel, json: Bool) async throws -> Int32 {
+        let outcome = await stream(text, direction: direction, model: model, json: json)
+        switch outcome {
+        case .done: return CLI.Status.ok
+        case .interrupted: return CLI.Status.interrupted
+        case .failed(let error): throw error
+        }
+    }
+
+    enum Outcome {
+        case done
+        case interrupted
+        case failed(Error)
+    }
+
+    /// Streams one translation to standard output (or, with `json`, writes one object when done).
+    @MainActor
+    func stream(_ text: String, direction: TranslationDirection, model: TranslatorModel, json: Bool) async -> Outcome {
+        let task = Task { @MainActor () -> Outcome in
+            var last: TranslationProgress?
+            do {
+                for try await progress in model.translation(of: text, direction: direction) {
+                    if !json { console.out(progress.addition) }
+                    last = progress
+                }
+                try Task.checkCancellation()
+                if let last {
+                    console.out(json ? Self.json(text, direction: direction, progress: last, model: model) + "\n" : "\n")
+                }
+                return .done
+            } catch is CancellationError {
+                if !json, last?.text.isEmpty == false { console.out("\n") }
+                return .interrupted
+            } catch {
+                if !json, last?.text.isEmpty == false { console.out("\n") }
+                return .failed(error)
+            }
+        }
+        return await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {
+            await task.value
+        }
+    }
+
+    /// One translation per line of standard input, in order. A line that fails is reported
+    /// with its number; the others are still translated, and the status is then 1.
+    @MainActor
+    private func translateLines(model: TranslatorModel, fixed: TranslationDirection?, json: Bool) async -> Int32 {
+        var failed = false
+        for await line in StandardInput.lines() {
+            guard let text = line.text else {
+                console.error("line \(line.number) of standard input is not valid UTF-8 text; it was skipped.")
+                failed = true
+                continue
+            }
+            guard !TranslationPrompt.prepare(text).isEmpty else {
+                if !json { console.out("\n") }
+                continue
+            }
+            switch await stream(text, direction: fixed ?? .detected(for: text), model: model, json: json) {
+            case .done: break
+            case .interrupted: return CLI.Status.interrupted
+            case .failed(let error):
+                console.error("line \(line.number): \(CLI.message(for: error))")
+                failed = true
+            }
+        }
+        return failed ? CLI.Status.failure : CLI.Status.ok
+    }
+
+    // MARK: - JSON
+
+    /// `{"from":"tok","to":"en","source":…,"result":…,"model":…,"tokens":{…},"timings":{…}}`, keys
+    /// in that order.
+    @MainActor
+    static func json(_ text: String, direction: TranslationDirection, progress: TranslationProgress, model: TranslatorModel) -> String {
+        let stats = progress.stats
+        func string(_ value: String) -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        }
+        func number(_ value: Double) -> String { String(format: "%.1f", value) }
+        return "{\"from\":\(string(direction.source.code)),\"to\":\(string(direction.target.code)),"
+            + "\"source\":\(string(text)),\"result\":\(string(progress.text)),\"model\":\(string(modelName(model))),"
+            + "\"tokens\":{\"prompt\":\(stats.promptTokens),\"generated\":\(stats.generatedTokens)},"
+            + "\"timings\":{\"prefill_ms\":\(number(stats.prefillMilliseconds)),\"decode_ms\":\(number(stats.decodeMilliseconds)),"
+            + "\"first_piece_ms\":\(number(stats.firstPieceMilliseconds)),\"decode_tokens_per_second\":\(number(stats.decodeTokensPerSecond))}}"
+    }
+
+    /// The loaded model's id, or the file named with `--model PATH`.
+    @MainActor
+    static func modelName(_ model: TranslatorModel) -> String {
+        switch model.loadedModel {
+        case .sideloaded(let file)? where file.id == SideloadedModel.sessionFileID: file.path
+        case let choice?: choice.id
+        case nil: ""
+        }
+    }
+
+    // MARK: - Options
+
+    /// The direction from `--from`/`--to`; `nil` when neither is given (then it is detected).
+    /// With one side given, the other is Toki Pona, or English when the given side is Toki Pona.
+    static func direction(from: String?, to: String?) throws -> TranslationDirection? {
         func language(_ code: String, _ option: String) throws -> Language {
             guard let language = Language(code: code) else {
                 throw UsageError(message: "\(option) '\(code)' is not a language; use tok, en, ru or vi.", command: "translate")
@@ -62,7 +218,7 @@ struct TranslateCommand {
         let source = try from.map { try language($0, "--from") }
         let target = try to.map { try language($0, "--to") }
         switch (source, target) {
-        case (nil, nil): return .tokiPonaToEnglish
+        case (nil, nil): return nil
         case (let source?, nil): return source == .tokiPona ? .tokiPonaToEnglish : .toTokiPona(from: source)
         case (nil, let target?): return target == .tokiPona ? .englishToTokiPona : .fromTokiPona(to: target)
         case (let source?, let target?):

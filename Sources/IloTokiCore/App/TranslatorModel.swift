@@ -1,6 +1,18 @@
 import Foundation
 import Observation
 
+/// Why the app model cannot do what was asked.
+public enum TranslatorModelError: Error, LocalizedError, Equatable, Sendable {
+    /// No model is loaded.
+    case noModel
+
+    public var errorDescription: String? {
+        switch self {
+        case .noModel: "No translation model is loaded."
+        }
+    }
+}
+
 /// The app model behind every screen (GTK, SwiftUI, the command line): the two plates, the
 /// slab, the swap knob, the models, downloads, history and settings. Front ends only draw
 /// what it says and call its actions; the behaviour is written and tested once, here.
@@ -194,6 +206,13 @@ public final class TranslatorModel {
     /// downloaded.
     /// - Parameter keeping: files the sweep must leave alone (a `--model` file).
     public func launch(keeping: [URL] = []) async {
+        prepare(keeping: keeping)
+        await loadUsableModel()
+    }
+
+    /// The part of launching that every front end shares, without loading a model (the
+    /// command line's `models` and `history` need no model): the orphan sweep, settings, history.
+    public func prepare(keeping: [URL] = []) {
         store.sweepOrphans(keeping: keeping)
         let (settings, settingsProblem) = settingsStore.load()
         let (history, historyProblem) = historyStore.load()
@@ -201,27 +220,36 @@ public final class TranslatorModel {
         self.history = history
         notices += [settingsProblem, historyProblem].compactMap { $0 }
         direction = settings.lastDirection
+        selectedModel = settings.selectedModelID.flatMap(store.choice(id:)) ?? store.catalog.defaultEntry.map(ModelChoice.catalog)
+        modelState = idleStateWithoutModel()
+    }
 
-        let chosen = settings.selectedModelID.flatMap(store.choice(id:))
-        selectedModel = chosen ?? store.catalog.defaultEntry.map(ModelChoice.catalog)
-        let usable: ModelChoice? =
-            if let chosen, store.isAvailable(chosen) {
-                chosen
-            } else {
-                store.installedEntries().first.map(ModelChoice.catalog)
-                    ?? store.sideloadedModels().first { !$0.isMissing }.map(ModelChoice.sideloaded)
-            }
-        if let usable {
+    /// The model launching would load: the chosen one if it is here, else any that is.
+    public var usableModel: ModelChoice? {
+        if let chosen = settings.selectedModelID.flatMap(store.choice(id:)), store.isAvailable(chosen) { return chosen }
+        return store.installedEntries().first.map(ModelChoice.catalog)
+            ?? store.sideloadedModels().first { !$0.isMissing }.map(ModelChoice.sideloaded)
+    }
+
+    /// Loads the model launching would load; with none on the device, says so.
+    public func loadUsableModel() async {
+        if let usable = usableModel {
             await load(usable)
         } else {
             modelState = idleStateWithoutModel()
         }
     }
 
+    /// Loads a particular model for this session, without changing the chosen one (the
+    /// command line's `--model ID`).
+    public func use(_ choice: ModelChoice) async {
+        await load(choice)
+    }
+
     /// Uses a model file from outside the store for this session (the command line's `--model`).
     public func useModelFile(_ url: URL, format: PromptFormat) async {
         let model = SideloadedModel(
-            id: SideloadedModel.idPrefix + "file", name: url.deletingPathExtension().lastPathComponent, path: url.path,
+            id: SideloadedModel.sessionFileID, name: url.deletingPathExtension().lastPathComponent, path: url.path,
             format: format, addedAt: Date())
         selectedModel = .sideloaded(model)
         await load(.sideloaded(model))
@@ -444,7 +472,7 @@ public final class TranslatorModel {
     }
 
     private func startTranslation() {
-        guard let engine, let model = loadedModel, modelState == .ready else { return }
+        guard modelState == .ready else { return }
         let text = sourceText
         guard !TranslationPrompt.prepare(text).isEmpty else { return }
         if let detected = TokiPonaDetector.direction(for: text, current: direction) {
@@ -453,29 +481,52 @@ public final class TranslatorModel {
         cancelTranslation()
         translationID += 1
         let id = translationID
-        let direction = direction
         targetText = ""
         translationState = .translating
         translatingSource = text
-        let translator = Translator(engine: engine, format: model.format)
+        let stream = translation(of: text, direction: direction)
         translationTask = Task { [weak self] in
             do {
-                var result: TranslationProgress?
-                for try await progress in translator.translate(text, direction: direction) {
+                for try await progress in stream {
                     guard let self, self.translationID == id else { return }
                     self.targetText = progress.text
-                    result = progress
+                    if progress.isFinal { self.translationState = .done }
                 }
-                guard let self, self.translationID == id, !Task.isCancelled, let result else { return }
-                self.translationState = .done
-                self.lastStats = result.stats
-                self.record(HistoryEntry(direction: direction, source: text, result: result.text, modelID: model.id))
             } catch is CancellationError {
                 return
             } catch {
                 guard let self, self.translationID == id else { return }
                 self.translationState = .failed(error.localizedDescription)
             }
+        }
+    }
+
+    /// Streams the translation of `text` with the loaded model, and records it in the history
+    /// once it is complete. The slab uses it; so does the command line.
+    /// - Throws (in the stream): `TranslatorModelError.noModel` without a loaded model,
+    ///   `TranslationError` for text that cannot be translated, engine errors.
+    public func translation(of text: String, direction: TranslationDirection) -> AsyncThrowingStream<TranslationProgress, Error> {
+        guard let engine, let model = loadedModel else {
+            return AsyncThrowingStream { $0.finish(throwing: TranslatorModelError.noModel) }
+        }
+        let translator = Translator(engine: engine, format: model.format)
+        let upstream = translator.translate(text, direction: direction)
+        return AsyncThrowingStream { continuation in
+            let task = Task { [weak self] in
+                do {
+                    for try await progress in upstream {
+                        if progress.isFinal, !Task.isCancelled {
+                            self?.lastStats = progress.stats
+                            self?.record(HistoryEntry(direction: direction, source: text, result: progress.text, modelID: model.id))
+                        }
+                        continuation.yield(progress)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

@@ -18,4 +18,7 @@ public struct SideloadedModel: Codable, Identifiable, Hashable, Sendable {
     public var isMissing: Bool { !FileManager.default.fileExists(atPath: path) }
 
     static let idPrefix = "local-"
+
+    /// The id of a file used for one session only (the command line's `--model PATH`).
+    public static let sessionFileID = "local-file"
 }

@@ -175,3 +175,12 @@ extension TokiPonaDetector {
         return wanted == current ? nil : wanted
     }
 }
+
+extension TranslationDirection {
+    /// The direction for `text` when none was chosen: Toki Pona into `otherLanguage`, or the
+    /// language found into Toki Pona.
+    public static func detected(for text: String, otherLanguage: Language = .english) -> TranslationDirection {
+        let result = TokiPonaDetector.detect(text)
+        return result.isTokiPona ? .fromTokiPona(to: otherLanguage) : .toTokiPona(from: result.language)
+    }
+}

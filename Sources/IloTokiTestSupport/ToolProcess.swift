@@ -1,0 +1,119 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A built command-line tool run as a real process, the way people and scripts run it.
+public final class ToolProcess: @unchecked Sendable {
+    /// What a finished run gave.
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+        /// Standard output as raw bytes.
+        public let stdoutData: Data
+    }
+
+    /// `.build/debug/<name>` in this checkout.
+    public static func executable(_ name: String) -> URL {
+        TestModels.repositoryRoot.appendingPathComponent(".build/debug/\(name)")
+    }
+
+    private let process = Process()
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    private let stdinPipe = Pipe()
+    private let output = OutputCollector()
+
+    /// Starts `executable` with `arguments`; the environment is exactly `environment` plus PATH and HOME.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String], wrapper: [String] = []) throws {
+        var env = environment
+        let inherited = ProcessInfo.processInfo.environment
+        env["PATH"] = env["PATH"] ?? inherited["PATH"]
+        env["HOME"] = env["HOME"] ?? inherited["HOME"]
+        if wrapper.isEmpty {
+            process.executableURL = executable
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = wrapper + [executable.path] + arguments
+        }
+        process.environment = env
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        process.standardInput = stdinPipe
+        let collector = output
+        stdoutPipe.fileHandleForReading.readabilityHandler = { handle in collector.add(handle.availableData, error: false) }
+        stderrPipe.fileHandleForReading.readabilityHandler = { handle in collector.add(handle.availableData, error: true) }
+        try process.run()
+    }
+
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Writes to the process's standard input.
+    public func write(_ data: Data) {
+        stdinPipe.fileHandleForWriting.write(data)
+    }
+
+    /// Closes standard input (end of file).
+    public func closeInput() {
+        try? stdinPipe.fileHandleForWriting.close()
+    }
+
+    /// Standard output so far.
+    public var stdoutSoFar: String { output.text(error: false) }
+
+    public func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to end (at most `timeout`, then kills it) and returns what it gave.
+    public func wait(timeout: Duration = .seconds(120)) async -> Result {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        process.waitUntilExit()
+        stdoutPipe.fileHandleForReading.readabilityHandler = nil
+        stderrPipe.fileHandleForReading.readabilityHandler = nil
+        output.add(stdoutPipe.fileHandleForReading.readDataToEndOfFile(), error: false)
+        output.add(stderrPipe.fileHandleForReading.readDataToEndOfFile(), error: true)
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return Result(status: status, stdout: output.text(error: false), stderr: output.text(error: true), stdoutData: output.data(error: false))
+    }
+
+    /// Runs a tool to the end with `input` on standard input.
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String], input: Data = Data(), wrapper: [String] = []
+    ) async throws -> Result {
+        let tool = try ToolProcess(executable, arguments, environment: environment, wrapper: wrapper)
+        tool.write(input)
+        tool.closeInput()
+        return await tool.wait()
+    }
+
+    private final class OutputCollector: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stdout = Data()
+        private var stderr = Data()
+
+        func add(_ data: Data, error: Bool) {
+            lock.lock()
+            defer { lock.unlock() }
+            if error { stderr.append(data) } else { stdout.append(data) }
+        }
+
+        func data(error: Bool) -> Data {
+            lock.lock()
+            defer { lock.unlock() }
+            return error ? stderr : stdout
+        }
+
+        func text(error: Bool) -> String { String(decoding: data(error: error), as: UTF8.self) }
+    }
+}

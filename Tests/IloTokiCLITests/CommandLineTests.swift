@@ -1,0 +1,285 @@
+import Foundation
+import IloTokiCore
+import IloTokiTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `ilotoki` run as a real process, each test with a home directory of its own.
+@Suite(.exclusiveModelUse) struct CommandLineTests {
+    let home = TemporaryDirectory("cli")
+    let ilotoki = ToolProcess.executable("ilotoki")
+
+    var environment: [String: String] { ["ILOTOKI_HOME": home.path, "NO_COLOR": "1"] }
+
+    func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) async throws -> ToolProcess.Result {
+        try await ToolProcess.run(ilotoki, arguments, environment: environment.merging(extra) { $1 }, input: Data(input.utf8))
+    }
+
+    // MARK: - Help and usage
+
+    @Test func helpForEveryCommand() async throws {
+        let overview = try await run(["--help"])
+        #expect(overview.status == 0)
+        #expect(overview.stdout.contains("Usage: ilotoki"))
+        for command in [["translate"], ["models"], ["models", "download"], ["models", "remove"], ["models", "add"], ["models", "verify"], ["history"]] {
+            let result = try await run(command + ["--help"])
+            #expect(result.status == 0, "\(command)")
+            #expect(result.stdout.hasPrefix("Usage: ilotoki \(command.joined(separator: " "))"), "\(command)")
+            let viaHelp = try await run(["help"] + command)
+            #expect(viaHelp.stdout == result.stdout)
+        }
+        let version = try await run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("ilotoki "))
+    }
+
+    @Test func usageErrorsExitWithTwo() async throws {
+        let unknownOption = try await run(["translate", "--bogus", "text"])
+        #expect(unknownOption.status == 2)
+        #expect(unknownOption.stderr.contains("--bogus"))
+        #expect(unknownOption.stdout.isEmpty)
+        let unknownSubcommand = try await run(["models", "frobnicate"])
+        #expect(unknownSubcommand.status == 2)
+        #expect(unknownSubcommand.stderr.contains("download"))
+        #expect(try await run(["translate", "--from", "de", "x"]).status == 2)
+        #expect(try await run(["translate", "--from", "en", "--to", "ru", "x"]).status == 2)
+        #expect(try await run(["models", "add", "x.gguf"]).status == 2)  // no --format
+    }
+
+    @Test func withNoModelItSaysWhichCommandDownloadsOne() async throws {
+        let result = try await run(["jan li moku e kili"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("ilotoki models download milmmt-46-1b-v1-1-q8-0"))
+        #expect(result.stderr.contains("1.39 GB"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    // MARK: - Translating with the tiny model (plumbing)
+
+    @Test func translatesArgumentsWithAModelFile() async throws {
+        let tiny = try TestModels.require(TestModels.tiny)
+        let result = try await run(["translate", "--model", tiny, "--from", "en", "--to", "tok", "I", "love", "you"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("\n"))
+        #expect(String(validating: Array(result.stdoutData), as: UTF8.self) != nil)
+    }
+
+    @Test func everyLineOfStandardInputIsOneTranslationInOrder() async throws {
+        let tiny = try TestModels.require(TestModels.tiny)
+        let result = try await run(["--model", tiny, "--json", "--from", "tok"], input: "mi moku\nsina lape\n\njan li kama\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        #expect(objects.map { $0["source"] as? String } == ["mi moku", "sina lape", "jan li kama"])
+        for object in objects {
+            #expect(object["from"] as? String == "tok")
+            #expect(object["to"] as? String == "en")
+            #expect(object["result"] is String)
+            #expect(object["model"] as? String == tiny)
+            let tokens = object["tokens"] as? [String: Any]
+            #expect((tokens?["prompt"] as? Int ?? 0) > 0)
+            #expect(tokens?["generated"] is Int)
+            let timings = object["timings"] as? [String: Any]
+            #expect(timings?["prefill_ms"] is Double && timings?["decode_ms"] is Double)
+        }
+        // Key order as documented.
+        #expect(lines[0].hasPrefix("{\"from\":\"tok\",\"to\":\"en\",\"source\":"))
+    }
+
+    @Test func invalidUTF8OnStandardInputIsReportedWithItsLineNumber() async throws {
+        let tiny = try TestModels.require(TestModels.tiny)
+        var input = Data("mi moku\n".utf8)
+        input.append(contentsOf: [0x66, 0xFF, 0xFE, 0x0A])  // "f\xFF\xFE\n"
+        input.append(Data("sina lape\n".utf8))
+        let tool = try ToolProcess(ilotoki, ["--model", tiny, "--json", "--from", "tok"], environment: environment)
+        tool.write(input)
+        tool.closeInput()
+        let result = await tool.wait()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("line 2"))
+        #expect(result.stderr.contains("UTF-8"))
+        #expect(result.stdout.split(separator: "\n").count == 2)  // the other lines were translated
+    }
+
+    @Test func textLongerThanTheContextIsRefusedWithTheLimit() async throws {
+        let tiny = try TestModels.require(TestModels.tiny)
+        let long = String(repeating: "jan li moku e kili. ", count: 1200)
+        let result = try await run(["--model", tiny, "--from", "tok", long])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("2048"))
+        #expect(result.stderr.contains("too long"))
+    }
+
+    @Test func aModelThatIsNotThereIsNamed() async throws {
+        let result = try await run(["--model", "/nonexistent/model.gguf", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/nonexistent/model.gguf"))
+        let damaged = home.file("damaged.gguf")
+        try Data("not a model at all".utf8).write(to: damaged)
+        let bad = try await run(["--model", damaged.path, "x"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains(damaged.path))
+    }
+
+    @Test func aTranslationOpensNoInternetSocket() async throws {
+        // Privacy, proven: trace every socket the process and its threads open.
+        let tiny = try TestModels.require(TestModels.tiny)
+        let trace = home.file("strace.log")
+        let result = try await ToolProcess.run(
+            URL(fileURLWithPath: "/usr/bin/strace"), ["-f", "-e", "trace=socket,connect", "-o", trace.path, ilotoki.path, "--model", tiny, "mi moku"],
+            environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let log = try String(contentsOf: trace, encoding: .utf8)
+        #expect(log.contains("execve") || !log.isEmpty)
+        #expect(!log.contains("AF_INET"), "\(log)")
+    }
+
+    // MARK: - The Gemma file, sideloaded like a user would
+
+    @Test func sideloadedGemmaTranslatesDetectsAndRecordsHistory() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let added = try await run(["models", "add", gemma, "--format", "sourceTarget", "--name", "Gemma test"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let list = try await run(["models"])
+        #expect(list.stdout.contains("Gemma test"))
+        #expect(list.stdout.contains("*  local-"))
+
+        // English is detected and goes into Toki Pona; Gemma echoes the line.
+        let english = try await run(["I love you"])
+        #expect(english.status == 0, "\(english.stderr)")
+        #expect(english.stdout == "I love you\n")
+        let russian = try await run(["--json", "Я тебя люблю"])
+        #expect(russian.stdout.contains("\"from\":\"ru\",\"to\":\"tok\""))
+        #expect(russian.stdout.contains("\"result\":\"Я тебя люблю\""))
+
+        let history = try await run(["history"])
+        #expect(history.stdout.contains("en→tok"))
+        #expect(history.stdout.contains("Я тебя люблю"))
+        let cleared = try await run(["history", "--clear"])
+        #expect(cleared.status == 0)
+        #expect(try await run(["history"]).stdout.contains("No translations yet"))
+    }
+
+    @Test func historyOffRecordsNothing() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        var settings = AppSettings()
+        settings.keepHistory = false
+        try FileManager.default.createDirectory(at: home.url, withIntermediateDirectories: true)
+        try SettingsStore(url: AppDirectories(home: home.url).settingsFile).save(settings)
+        let result = try await run(["--model", gemma, "--from", "en", "I love you"])
+        #expect(result.status == 0)
+        let history = try await run(["history"])
+        #expect(history.stdout.contains("No translations yet"))
+        #expect(history.stdout.contains("switched off"))
+    }
+
+    @Test func ctrlCStopsATranslationWithStatus130() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let lines = (1...40).map { "Line number \($0) of a long letter." }.joined(separator: "\n")
+        let tool = try ToolProcess(ilotoki, ["--model", gemma, "--from", "en", lines], environment: environment)
+        for _ in 0..<3000 where tool.stdoutSoFar.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        tool.signal(SIGINT)
+        let result = await tool.wait()
+        #expect(result.status == 130)
+        #expect(!result.stdout.isEmpty)
+        #expect(result.stdout.split(separator: "\n").count < 40)
+    }
+
+    @Test func anInteractiveSessionOnATerminal() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        // script(1) gives the session a terminal.
+        let tool = try ToolProcess(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", "\(ilotoki.path) --model \(gemma)", "/dev/null"], environment: environment)
+        tool.write(Data(":to ru\nI love you\n:swap\n:history\n".utf8))
+        for _ in 0..<3000 where !tool.stdoutSoFar.contains("en→tok  I love you") { try await Task.sleep(for: .milliseconds(10)) }
+        tool.write(Data([0x04]))  // Ctrl-D
+        let result = await tool.wait(timeout: .seconds(30))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("tok→ru ›"))
+        #expect(result.stdout.contains("I love you"))
+        #expect(result.stdout.contains("en→tok  I love you → I love you"))
+    }
+}
+
+/// `ilotoki models download` against a server on 127.0.0.1 standing in for Hugging Face
+/// (through HF_ENDPOINT), with the catalog's real file name and size.
+@Suite(.serialized) struct ModelsDownloadCommandTests {
+    let home = TemporaryDirectory("cli-download")
+    let ilotoki = ToolProcess.executable("ilotoki")
+    static let entry = ModelCatalog.standard.entries[0]
+
+    @Test func downloadPausedWithCtrlCResumesInASecondRunAndVerifies() async throws {
+        // A sparse file of the catalog size: the real file name and size, zeros inside.
+        let file = home.file("served.gguf")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: UInt64(Self.entry.bytes))
+        try handle.close()
+        let sha256 = try SHA256.hash(fileAt: file)
+
+        let server = try TestHTTPServer()
+        let path = Self.entry.url.path  // /NetherQuartz/…/resolve/main/<file>
+        try server.serve("/cdn/model.gguf", file: file)
+        server.redirect(path, to: "/cdn/model.gguf", linkedEtag: sha256, linkedSize: Int(Self.entry.bytes))
+        server.addFaults([.stallAfter(3 << 20)], for: "/cdn/model.gguf")
+        let environment = ["ILOTOKI_HOME": home.file("home").path, "HF_ENDPOINT": server.baseURL.absoluteString, "NO_COLOR": "1"]
+
+        let list = try await ToolProcess.run(ilotoki, ["models"], environment: environment)
+        #expect(list.stdout.contains("HF_ENDPOINT=\(server.baseURL.absoluteString)"))
+
+        // Without a terminal, the licence must be accepted on the command line.
+        let refused = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id], environment: environment)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("--accept-licence"))
+        #expect(server.requests.isEmpty)
+
+        let first = try ToolProcess(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
+        let part = home.file("home/models/\(Self.entry.fileName).part")
+        for _ in 0..<3000 {
+            let size = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0
+            if size >= 3 << 20 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        first.signal(SIGINT)
+        let paused = await first.wait()
+        #expect(paused.status == 130)
+        #expect(paused.stderr.contains("Paused"))
+        #expect(paused.stderr.contains("downloaded 0%"))  // plain progress lines without a terminal
+        #expect(FileManager.default.fileExists(atPath: part.path))
+
+        let listed = try await ToolProcess.run(ilotoki, ["models"], environment: environment)
+        #expect(listed.stdout.contains("partial 0%"))
+
+        let second = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id], environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("Installed"))
+        #expect(second.stderr.contains("resuming"))
+        #expect(Double(server.bodyBytesSent) < 1.05 * Double(Self.entry.bytes))
+
+        let verify = try await ToolProcess.run(ilotoki, ["models", "verify", Self.entry.id], environment: environment)
+        #expect(verify.status == 0)
+        #expect(verify.stdout.contains(sha256))
+
+        let installed = try await ToolProcess.run(ilotoki, ["models"], environment: environment)
+        #expect(installed.stdout.contains("installed, default"))
+        let again = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id], environment: environment)
+        #expect(again.stdout.contains("already installed"))
+
+        let removed = try await ToolProcess.run(ilotoki, ["models", "remove", Self.entry.id], environment: environment)
+        #expect(removed.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: home.file("home/models/\(Self.entry.fileName)").path))
+    }
+
+    @Test func aModelThatMovedSaysSo() async throws {
+        let server = try TestHTTPServer()
+        let environment = ["ILOTOKI_HOME": home.file("home404").path, "HF_ENDPOINT": server.baseURL.absoluteString]
+        let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("404"))
+        #expect(result.stderr.contains("moved or renamed"))
+    }
+}
