@@ -6,7 +6,9 @@
 import PackageDescription
 
 let root = Context.packageDirectory
-let llmLibrary = "\(root)/build/llm/lib"
+// scripts/build-llm.sh makes build/llm/lib; ILOTOKI_LLM_LIB names another build of it (the
+// AVX2 one that valgrind can run, for scripts/bench-swift-layer.sh).
+let llmLibrary = Context.environment["ILOTOKI_LLM_LIB"] ?? "\(root)/build/llm/lib"
 
 let package = Package(
     name: "ilotoki",

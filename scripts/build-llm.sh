@@ -4,8 +4,14 @@
 #
 # Idempotent. llama.cpp's build is cached under $ILOTOKI_CACHE keyed by source, flags,
 # compiler and CPU, so after the first run this takes seconds.
+#
+#   --avx2   build for any x86-64 CPU with AVX2 instead of this CPU, into build/llm-avx2/
+#            (valgrind cannot run AVX-512 code: scripts/bench-swift-layer.sh uses this)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+
+variant=native
+[ "${1:-}" = --avx2 ] && variant=avx2
 
 ensure_build_tools
 source_dir=$("$REPO_ROOT/scripts/llama-source.sh")
@@ -23,7 +29,9 @@ LLAMA_CMAKE_FLAGS=(
 # ggml's AMX kernels (picked by -march=native on Xeons that have AMX) die of an illegal
 # instruction on this project's CI machines; AMX exists only on server CPUs, never on the
 # phones and desktops the app runs on, so the native build leaves it out.
-if [ "$(uname -m)" = x86_64 ]; then
+if [ "$variant" = avx2 ]; then
+    LLAMA_CMAKE_FLAGS+=(-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)
+elif [ "$(uname -m)" = x86_64 ]; then
     LLAMA_CMAKE_FLAGS+=(-DCMAKE_C_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
                         -DCMAKE_CXX_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16")
 fi
@@ -60,6 +68,7 @@ ninja -C "$core_dir" >&2 || die "building llm/ failed"
 # One archive holding the core and every llama.cpp library it needs, so no link line
 # depends on the order of static archives.
 out="$BUILD_DIR/llm"
+[ "$variant" = avx2 ] && out="$BUILD_DIR/llm-avx2"
 mkdir -p "$out/lib" "$out/bin"
 libs=("$core_dir/libilotoki_llm_core.a" "$llama_dir/install/lib/libllama.a" "$llama_dir/install/lib/libggml.a"
       "$llama_dir/install/lib/libggml-cpu.a" "$llama_dir/install/lib/libggml-base.a")
@@ -74,6 +83,7 @@ if cmp -s "$out/lib/libilotoki_llm.a.tmp" "$out/lib/libilotoki_llm.a"; then
     rm "$out/lib/libilotoki_llm.a.tmp"
 else
     mv "$out/lib/libilotoki_llm.a.tmp" "$out/lib/libilotoki_llm.a"
+    [ "$variant" = native ] || exit 0
     # SwiftPM does not know about this archive, so it would keep binaries linked against the
     # old one: remove the linked products and it links them again.
     for product in "$REPO_ROOT"/.build/*/debug/* "$REPO_ROOT"/.build/*/release/*; do
@@ -83,7 +93,8 @@ else
         esac
     done
 fi
-cp "$core_dir/output_filter_test" "$core_dir/c_api_test" "$out/bin/"
+cp "$core_dir/output_filter_test" "$core_dir/argmax_test" "$core_dir/c_api_test" "$out/bin/"
 printf '%s\n' "$source_dir" >"$out/llama-source-dir"
 printf '%s\n' "$llama_dir" >"$out/llama-build-dir"
+printf '%s\n' "${LLAMA_CMAKE_FLAGS[@]}" >"$out/llama-cmake-flags"
 log "inference core ready: $out/lib/libilotoki_llm.a"

@@ -313,6 +313,8 @@ public final class Engine: Sendable {
             generatedTokens: Int(cStats.generated_tokens),
             prefillMilliseconds: cStats.prefill_ms,
             decodeMilliseconds: cStats.decode_ms,
+            decodedTokens: Int(cStats.decoded_tokens),
+            selectionMilliseconds: cStats.selection_ms,
             firstPieceMilliseconds: cStats.first_piece_ms,
             majorPageFaults: Int(cStats.major_page_faults),
             finishReason: FinishReason(cStats.finish_reason),

@@ -34,6 +34,10 @@ public struct GenerationStats: Sendable, Equatable {
     public var prefillMilliseconds: Double
     /// Time spent generating after the prompt.
     public var decodeMilliseconds: Double
+    /// Tokens evaluated one at a time after the prompt (the generated tokens but the last).
+    public var decodedTokens: Int
+    /// Part of `decodeMilliseconds` spent choosing tokens from the logits.
+    public var selectionMilliseconds: Double
     /// Time from the start to the first piece of text; 0 when there was none.
     public var firstPieceMilliseconds: Double
     /// Major page faults of the process during the generation: the model's pages that had
@@ -46,13 +50,16 @@ public struct GenerationStats: Sendable, Equatable {
 
     public init(
         promptTokens: Int = 0, generatedTokens: Int = 0, prefillMilliseconds: Double = 0,
-        decodeMilliseconds: Double = 0, firstPieceMilliseconds: Double = 0, majorPageFaults: Int = 0,
-        finishReason: FinishReason = .stopped, tokens: [Int32] = []
+        decodeMilliseconds: Double = 0, decodedTokens: Int = 0, selectionMilliseconds: Double = 0,
+        firstPieceMilliseconds: Double = 0, majorPageFaults: Int = 0, finishReason: FinishReason = .stopped,
+        tokens: [Int32] = []
     ) {
         self.promptTokens = promptTokens
         self.generatedTokens = generatedTokens
         self.prefillMilliseconds = prefillMilliseconds
         self.decodeMilliseconds = decodeMilliseconds
+        self.decodedTokens = decodedTokens
+        self.selectionMilliseconds = selectionMilliseconds
         self.firstPieceMilliseconds = firstPieceMilliseconds
         self.majorPageFaults = majorPageFaults
         self.finishReason = finishReason
@@ -64,9 +71,9 @@ public struct GenerationStats: Sendable, Equatable {
         prefillMilliseconds > 0 ? Double(promptTokens) * 1000 / prefillMilliseconds : 0
     }
 
-    /// Tokens generated per second after the prompt.
+    /// Tokens evaluated per second after the prompt: what llama-bench's `tg` measures.
     public var decodeTokensPerSecond: Double {
-        decodeMilliseconds > 0 ? Double(generatedTokens) * 1000 / decodeMilliseconds : 0
+        decodeMilliseconds > 0 ? Double(decodedTokens) * 1000 / decodeMilliseconds : 0
     }
 }
 

@@ -132,6 +132,10 @@ typedef struct ilotoki_llm_stats {
     double prefill_ms;
     /** Wall time spent generating after the prompt, in milliseconds. */
     double decode_ms;
+    /** Tokens evaluated one at a time after the prompt (the generated tokens but the last). */
+    int32_t decoded_tokens;
+    /** Part of `decode_ms` spent choosing tokens from the logits (argmax or a sampler). */
+    double selection_ms;
     /** Wall time from `start` to the first non-empty piece (0 while there is none). */
     double first_piece_ms;
     /** Major page faults of the process during the translation (`getrusage` ru_majflt delta). */

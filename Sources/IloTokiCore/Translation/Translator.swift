@@ -22,13 +22,14 @@ public struct TranslationStats: Equatable, Sendable, Codable {
     public var generatedTokens = 0
     public var prefillMilliseconds = 0.0
     public var decodeMilliseconds = 0.0
+    public var decodedTokens = 0
     public var firstPieceMilliseconds = 0.0
     public var majorPageFaults = 0
 
     public init() {}
 
     public var decodeTokensPerSecond: Double {
-        decodeMilliseconds > 0 ? Double(generatedTokens) * 1000 / decodeMilliseconds : 0
+        decodeMilliseconds > 0 ? Double(decodedTokens) * 1000 / decodeMilliseconds : 0
     }
 
     mutating func add(_ stats: GenerationStats) {
@@ -37,6 +38,7 @@ public struct TranslationStats: Equatable, Sendable, Codable {
         generatedTokens += stats.generatedTokens
         prefillMilliseconds += stats.prefillMilliseconds
         decodeMilliseconds += stats.decodeMilliseconds
+        decodedTokens += stats.decodedTokens
         majorPageFaults += stats.majorPageFaults
     }
 }

@@ -1,0 +1,234 @@
+import Foundation
+import IloTokiCore
+import IloTokiLLM
+
+/// `ilotoki bench`: loads a model, warms it, and times the fixed benchmark prompts.
+struct BenchCommand {
+    static let spec = CommandSpec(
+        path: ["bench"],
+        summary: "Measure load time, time to first token, prefill and decode speed, page faults and memory.",
+        operands: "", operandCount: 0...0,
+        options: [
+            OptionSpec("--model", short: "m", .required("ID|PATH"), help: "A model id or a GGUF file (default: the model in use)."),
+            OptionSpec("--format", .required("FORMAT"), help: "Prompt format of a --model file: sourceTarget (default) or queryAnswer."),
+            OptionSpec("--threads", .required("N,N,…"), help: "Thread counts to sweep (default: the performance cores)."),
+            OptionSpec("--max-tokens", .required("N"), help: "Tokens generated per prompt (default 32)."),
+            OptionSpec("--prompts", .required("N"), help: "Run only the first N of the 36 prompts."),
+            OptionSpec("--selection", .required("KIND"), help: "argmax (default), greedy (llama.cpp's sampler) or chain (top-k/top-p/temperature)."),
+            OptionSpec("--logits-all", help: "Request logits for every prompt token, not only the last."),
+            OptionSpec("--json", help: "Write the figures as JSON."),
+        ],
+        details: """
+            Generation is not cut at line ends or stop sequences here: every prompt runs to
+            --max-tokens (or an end-of-generation token), as llama-bench's tg does. Decode speed
+            counts the tokens evaluated after the prompt. scripts/bench-side-by-side.sh runs this
+            and llama.cpp's llama-bench on the same file, alternately, and prints the ratios.
+            """)
+
+    let context: CommandContext
+    let arguments: ParsedArguments
+
+    struct PromptFigures: Codable {
+        let index: Int
+        let direction: String
+        let promptTokens: Int
+        let generatedTokens: Int
+        let decodedTokens: Int
+        let firstPieceMs: Double
+        let prefillMs: Double
+        let decodeMs: Double
+        let selectionMs: Double
+        let prefillTokensPerSecond: Double
+        let decodeTokensPerSecond: Double
+        let majorPageFaults: Int
+    }
+
+    struct RunFigures: Codable {
+        let threads: Int
+        let chosenByPerformanceCoreCount: Bool
+        let loadMs: Double
+        let prompts: [PromptFigures]
+        let prefillTokensPerSecond: Double
+        let decodeTokensPerSecond: Double
+        let medianDecodeTokensPerSecond: Double
+        let medianFirstPieceMs: Double
+        let selectionMsPerToken: Double
+        let majorPageFaults: Int
+        let peakRSSMiB: Double
+        let peakAnonymousRSSMiB: Double
+    }
+
+    struct Report: Codable {
+        let model: String
+        let modelBytes: Int64
+        let description: String
+        let backend: String
+        let maxTokens: Int
+        let selection: String
+        let logitsForAllPromptTokens: Bool
+        let performanceCoreCount: Int
+        let runs: [RunFigures]
+    }
+
+    @MainActor
+    func run() async throws -> Int32 {
+        let console = context.console
+        let path = try modelPath()
+        let maxTokens = try positive("--max-tokens") ?? 32
+        let promptLimit = try positive("--prompts") ?? BenchmarkPrompts.all.count
+        let format = try TranslateCommand.format(arguments.value("--format"))
+        let selection: TokenSelection
+        switch arguments.value("--selection") ?? "argmax" {
+        case "argmax": selection = .argmax
+        case "greedy": selection = .llamaGreedy
+        case "chain": selection = .llamaSamplingChain
+        case let other: throw UsageError(message: "--selection '\(other)': use argmax, greedy or chain.", command: "bench")
+        }
+        let chosen = PerformanceCores.count
+        let threadCounts = try arguments.value("--threads").map { list in
+            try list.split(separator: ",").map { part -> Int in
+                guard let count = Int(part.trimmingCharacters(in: .whitespaces)), count > 0 else {
+                    throw UsageError(message: "--threads takes positive numbers separated by commas, not '\(list)'.", command: "bench")
+                }
+                return count
+            }
+        } ?? [chosen]
+        let prompts = Array(BenchmarkPrompts.all.prefix(promptLimit))
+        let json = arguments.has("--json")
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+
+        var runs: [RunFigures] = []
+        var description = ""
+        for threads in threadCounts {
+            if !json { console.err("threads \(threads): loading \(path)\n") }
+            let start = ContinuousClock.now
+            let engine = try await Engine.load(path: path, options: Engine.Options(threads: threads))
+            let loadMs = milliseconds(ContinuousClock.now - start)
+            description = engine.info.description
+            // Warm up: pages in, compute buffers allocated, caches hot.
+            _ = try await generate(engine, format.translationPrompt(for: "toki!", direction: .tokiPonaToEnglish), maxTokens: 8, selection: selection)
+
+            var figures: [PromptFigures] = []
+            var peakAnonymous = memory().anonymous
+            for (index, prompt) in prompts.enumerated() {
+                let stats = try await generate(
+                    engine, format.translationPrompt(for: prompt.text, direction: prompt.direction), maxTokens: maxTokens, selection: selection)
+                peakAnonymous = max(peakAnonymous, memory().anonymous)
+                figures.append(
+                    PromptFigures(
+                        index: index + 1, direction: prompt.direction.description, promptTokens: stats.promptTokens,
+                        generatedTokens: stats.generatedTokens, decodedTokens: stats.decodedTokens,
+                        firstPieceMs: stats.firstPieceMilliseconds, prefillMs: stats.prefillMilliseconds, decodeMs: stats.decodeMilliseconds,
+                        selectionMs: stats.selectionMilliseconds, prefillTokensPerSecond: stats.prefillTokensPerSecond,
+                        decodeTokensPerSecond: stats.decodeTokensPerSecond, majorPageFaults: stats.majorPageFaults))
+                if !json {
+                    console.err(
+                        String(
+                            format: "  %2d %@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d\n",
+                            index + 1, prompt.direction.description, stats.promptTokens, stats.prefillTokensPerSecond,
+                            stats.generatedTokens, stats.decodeTokensPerSecond, stats.firstPieceMilliseconds, stats.majorPageFaults))
+                }
+            }
+            let decoded = figures.reduce(0) { $0 + $1.decodedTokens }
+            let decodeMs = figures.reduce(0) { $0 + $1.decodeMs }
+            let promptTokens = figures.reduce(0) { $0 + $1.promptTokens }
+            let prefillMs = figures.reduce(0) { $0 + $1.prefillMs }
+            let selectionMs = figures.reduce(0) { $0 + $1.selectionMs }
+            runs.append(
+                RunFigures(
+                    threads: threads, chosenByPerformanceCoreCount: threads == chosen, loadMs: loadMs, prompts: figures,
+                    prefillTokensPerSecond: prefillMs > 0 ? Double(promptTokens) * 1000 / prefillMs : 0,
+                    decodeTokensPerSecond: decodeMs > 0 ? Double(decoded) * 1000 / decodeMs : 0,
+                    medianDecodeTokensPerSecond: median(figures.map(\.decodeTokensPerSecond)),
+                    medianFirstPieceMs: median(figures.map(\.firstPieceMs)),
+                    selectionMsPerToken: decoded > 0 ? selectionMs / Double(figures.reduce(0) { $0 + $1.generatedTokens }) : 0,
+                    majorPageFaults: figures.reduce(0) { $0 + $1.majorPageFaults },
+                    peakRSSMiB: memory().peak, peakAnonymousRSSMiB: peakAnonymous))
+        }
+
+        let report = Report(
+            model: path, modelBytes: bytes, description: description, backend: Engine.backendVersion, maxTokens: maxTokens,
+            selection: arguments.value("--selection") ?? "argmax", logitsForAllPromptTokens: arguments.has("--logits-all"),
+            performanceCoreCount: chosen, runs: runs)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            console.out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+        } else {
+            console.out(summary(report))
+        }
+        return CLI.Status.ok
+    }
+
+    private func generate(_ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection) async throws -> GenerationStats {
+        let options = GenerationOptions(maxTokens: maxTokens, selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"))
+        for try await event in engine.events(prompt: prompt.prompt, options: options) {
+            if case .finished(let stats) = event { return stats }
+        }
+        throw CLIError("The benchmark generation ended without figures.")
+    }
+
+    private func summary(_ report: Report) -> String {
+        var text = "\n\(report.description) (\(ByteCountFormatter.string(fromByteCount: report.modelBytes, countStyle: .file))), llama.cpp \(report.backend)\n"
+        text += "\(report.runs.first?.prompts.count ?? 0) prompts, up to \(report.maxTokens) tokens each, selection \(report.selection)\n\n"
+        text += "threads   load ms   prefill tok/s   decode tok/s (median)   first piece ms (median)   faults   peak RSS / anon MiB\n"
+        for run in report.runs {
+            let mark = run.chosenByPerformanceCoreCount ? "  ← performance_core_count()" : ""
+            text += String(
+                format: "%7d %9.0f %15.1f %14.1f (%5.1f) %25.1f %8d %11.1f / %.1f%@\n", run.threads, run.loadMs, run.prefillTokensPerSecond,
+                run.decodeTokensPerSecond, run.medianDecodeTokensPerSecond, run.medianFirstPieceMs, run.majorPageFaults, run.peakRSSMiB,
+                run.peakAnonymousRSSMiB, mark)
+        }
+        return text
+    }
+
+    // MARK: - Helpers
+
+    @MainActor
+    private func modelPath() throws -> String {
+        if let name = arguments.value("--model") {
+            if FileManager.default.fileExists(atPath: name) { return name }
+            let model = try context.prepareModel()
+            guard let choice = model.store.choice(id: name), model.store.isAvailable(choice) else {
+                throw CLIError("'\(name)' is neither an installed model nor a file. Run `ilotoki models` to see the models.")
+            }
+            return model.store.fileURL(for: choice).path
+        }
+        let model = try context.prepareModel()
+        guard let usable = model.usableModel else { throw TranslateCommand.notInstalled(model.modelToDownload, named: nil) }
+        return model.store.fileURL(for: usable).path
+    }
+
+    private func positive(_ option: String) throws -> Int? {
+        try arguments.value(option).map { value in
+            guard let number = Int(value), number > 0 else {
+                throw UsageError(message: "\(option) needs a positive number, not '\(value)'.", command: "bench")
+            }
+            return number
+        }
+    }
+
+    /// Peak resident memory (VmHWM) and anonymous memory now (RssAnon: what the process holds
+    /// beyond mapped files, so beyond the model's own pages), in MiB.
+    private func memory() -> (peak: Double, anonymous: Double) {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+        func field(_ name: String) -> Double {
+            for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+                let parts = line.split(separator: " ")
+                if parts.count >= 2, let kib = Double(parts[1]) { return kib / 1024 }
+            }
+            return 0
+        }
+        return (field("VmHWM"), field("RssAnon"))
+    }
+
+    private func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Runs llama.cpp's own llama-bench and `ilotoki bench` on the same GGUF file and thread
+# counts, alternately, for several rounds, and prints our decode and prefill speed as a ratio
+# of llama-bench's (medians of the rounds, with the spread).
+#
+#   scripts/bench-side-by-side.sh [--model FILE] [--threads "1 2"] [--rounds 5] [--max-tokens 32]
+#
+# Both are built from the same pinned llama.cpp with the same flags, and given the same
+# settings: threads, batch 2048 / ubatch 512, flash attention automatic, the file mapped.
+# llama-bench's pp runs at every length our prompts have, and is weighted like our prompts
+# (the time llama-bench would take for the same prompts); its tg runs at our prompts' mean
+# length, so both decode after a prompt of the same size.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$REPO_ROOT"
+
+model="$BUILD_DIR/test-models/$GEMMA_TEST_MODEL_FILE"
+threads="1 2"
+rounds=5
+max_tokens=32
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --model) model=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --max-tokens) max_tokens=$2; shift 2 ;;
+    *) die "unknown option $1" ;;
+    esac
+done
+
+[ -f "$model" ] || "$REPO_ROOT/scripts/fetch-test-models.sh" >&2
+llama_bench=$("$REPO_ROOT/scripts/build-llama-bench.sh")
+swift build -c release --product ilotoki >&2
+ilotoki="$REPO_ROOT/.build/release/ilotoki"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export ILOTOKI_HOME="$work/home"
+
+log "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+log "model: $model; threads: $threads; rounds: $rounds; $max_tokens tokens per prompt"
+
+# Our prompts' lengths, from a short run.
+"$ilotoki" bench --model "$model" --threads 1 --max-tokens 1 --json >"$work/lengths.json"
+read -r prompt_length prompt_lengths < <(python3 -c '
+import json, sys
+lengths = [p["promptTokens"] for p in json.load(open(sys.argv[1]))["runs"][0]["prompts"]]
+print(round(sum(lengths) / len(lengths)), ",".join(str(l) for l in sorted(set(lengths))))' "$work/lengths.json")
+log "prompt lengths: $prompt_lengths (mean $prompt_length tokens)"
+
+for round in $(seq "$rounds"); do
+    for t in $threads; do
+        run_llama() {
+            "$llama_bench" -m "$model" -t "$t" -p "$prompt_lengths" -n 0 -r 1 -o json 2>/dev/null >"$work/llama-pp-$t-$round.json"
+            "$llama_bench" -m "$model" -t "$t" -p 0 -n "$max_tokens" -d "$prompt_length" -r 1 -o json 2>/dev/null >"$work/llama-tg-$t-$round.json"
+        }
+        run_ours() {
+            "$ilotoki" bench --model "$model" --threads "$t" --max-tokens "$max_tokens" --json >"$work/ours-$t-$round.json"
+        }
+        # Alternate which goes first, so neither always runs on a warmer machine.
+        if [ $((round % 2)) = 1 ]; then run_llama; run_ours; else run_ours; run_llama; fi
+        log "round $round, $t threads done"
+    done
+done
+
+python3 - "$work" "$rounds" "$threads" "$max_tokens" "$prompt_length" <<'PY'
+import json, statistics, sys
+work, rounds, threads, max_tokens, prompt_length = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4], sys.argv[5]
+
+def load(name):
+    return json.load(open(f"{work}/{name}"))
+
+def spread(values):
+    return f"{statistics.median(values):7.1f}  [{min(values):.1f}–{max(values):.1f}]"
+
+print()
+print(f"Side by side, {rounds} rounds, medians [min–max] in tokens/second")
+print(f"prefill: our prompts vs llama-bench pp at each of their lengths, weighted the same way")
+print(f"decode: {max_tokens} tokens after the prompt vs llama-bench tg{max_tokens} at depth {prompt_length}")
+print()
+print("threads   llama-bench pp             ilotoki prefill            ratio   |  llama-bench tg            ilotoki decode             ratio")
+best = {}
+lengths = [p["promptTokens"] for p in load("lengths.json")["runs"][0]["prompts"]]
+
+def llama_prefill(results):
+    # The speed llama-bench would show for our prompts: their tokens over the time its pp
+    # takes for each of their lengths.
+    speed = {r["n_prompt"]: r["avg_ts"] for r in results}
+    return sum(lengths) / sum(n / speed[n] for n in lengths)
+
+for t in threads:
+    pp = [llama_prefill(load(f"llama-pp-{t}-{r}.json")) for r in range(1, rounds + 1)]
+    tg = [load(f"llama-tg-{t}-{r}.json")[0]["avg_ts"] for r in range(1, rounds + 1)]
+    ours = [load(f"ours-{t}-{r}.json") for r in range(1, rounds + 1)]
+    prefill = [o["runs"][0]["prefillTokensPerSecond"] for o in ours]
+    decode = [o["runs"][0]["decodeTokensPerSecond"] for o in ours]
+    anon = max(o["runs"][0]["peakAnonymousRSSMiB"] for o in ours)
+    chosen = ours[0]["runs"][0]["chosenByPerformanceCoreCount"]
+    best[t] = (statistics.median(decode), min(decode), max(decode), chosen)
+    print(f"{t:>7}   {spread(pp)}   {spread(prefill)}   {statistics.median(prefill) / statistics.median(pp):5.3f}   |"
+          f"  {spread(tg)}   {spread(decode)}   {statistics.median(decode) / statistics.median(tg):5.3f}"
+          + ("   ← performance_core_count()" if chosen else ""))
+    print(f"          ilotoki peak anonymous RSS (beyond the mapped model): {anon:.1f} MiB")
+top = max(best, key=lambda t: best[t][0])
+picked = [t for t in best if best[t][3]]
+if picked:
+    p = picked[0]
+    within = best[p][2] >= best[top][1]
+    print()
+    print(f"fastest decode: {top} threads ({best[top][0]:.1f} tok/s); performance_core_count() picks {p}: "
+          + ("the best" if p == top else ("within the spread of the best" if within else "OUTSIDE the spread of the best")))
+PY
