@@ -225,6 +225,16 @@ private final class DownloadJob: @unchecked Sendable {
     /// chunks over without backpressure, so a network faster than the disk would pile them up
     /// in memory; a window bounds that pile, whatever the network.
     private func transfer() async throws {
+        // Progress is reported at most ten times a second as chunks arrive; this also reports
+        // the last bytes before the network goes quiet, so a stalled download shows where it stands.
+        let ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                guard let self else { return }
+                self.reportProgress(self.currentSize(), evenIfRecent: true)
+            }
+        }
+        defer { ticker.cancel() }
         var attempt = 0
         var failuresInARow = 0
         var serverFaultsInARow = 0
@@ -385,10 +395,10 @@ private final class DownloadJob: @unchecked Sendable {
         return min(configuration.retryDelay * factor, configuration.maxRetryDelay)
     }
 
-    private func reportProgress(_ size: Int64) {
+    private func reportProgress(_ size: Int64, evenIfRecent: Bool = false) {
         let report: DownloadProgress? = meter.withLock { meter in
             meter.add(bytes: size)
-            guard meter.shouldReport() else { return nil }
+            guard meter.shouldReport(bytes: size, evenIfRecent: evenIfRecent) else { return nil }
             return DownloadProgress(bytes: size, total: knownTotal, bytesPerSecond: meter.bytesPerSecond)
         }
         if let report { continuation.yield(.progress(report)) }
@@ -499,11 +509,18 @@ struct RateMeter {
         if samples.count > Self.window { samples.removeFirst(samples.count - Self.window) }
     }
 
-    /// At most ten reports a second.
-    mutating func shouldReport() -> Bool {
+    private var lastReportedBytes: Int64 = -1
+
+    /// At most ten reports a second; `evenIfRecent` reports any bytes not reported yet.
+    mutating func shouldReport(bytes: Int64, evenIfRecent: Bool) -> Bool {
         let now = clock.now
-        if let last = lastReport, now - last < Self.interval { return false }
+        if evenIfRecent {
+            guard bytes != lastReportedBytes else { return false }
+        } else if let last = lastReport, now - last < Self.interval {
+            return false
+        }
         lastReport = now
+        lastReportedBytes = bytes
         return true
     }
 
