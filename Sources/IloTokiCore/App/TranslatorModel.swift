@@ -668,4 +668,9 @@ public final class TranslatorModel {
     public func flushWrites() async {
         await withCheckedContinuation { continuation in writer.async { continuation.resume() } }
     }
+
+    /// Waits here until every pending write is on disk: for a front end that is about to exit.
+    public func flushWritesBeforeExit() {
+        writer.sync {}
+    }
 }

@@ -1,0 +1,163 @@
+/// Every string the apps show, keyed. One table per language; front ends never write UI text
+/// themselves, so a fifth language is one more table.
+public enum UIText: String, CaseIterable, Sendable {
+    case appName
+    case translate, stop, retry, wait
+    case downloadModel  // %@ = size
+    case resumeDownload  // %@ = per cent
+    case pauseDownload, cancelDownload
+    case modelNotDownloaded, modelLoading, downloading, verifying, downloadPaused  // downloading, paused: %@ = per cent
+    case modelFailed  // %@ = reason
+    case translationFailed  // %@ = reason
+    case sourcePlaceholder, samplesTitle, emptyTranslation
+    case swap, copy, copied
+    case scriptLatin, scriptSitelenPona, sitelenFontMissing  // %@ = font family
+    case history, settings, models, about, back
+    case olin, unOlin, clearHistory, noHistory, historyOff
+    case keepHistory, translateAsYouType, theme, themeLight, themeDark, themeSystem, sitelenFont
+    case modelInstalled, modelPartial, modelNotInstalled, modelDeprecated, newerModelAvailable, modelMissingFile  // partial: %@ = per cent
+    case inUse, use, download, delete, addModel, promptFormat, modelName
+    case licenceTitle, licenceAccept, cancel
+    case aboutText, licences
+}
+
+/// The UI strings in one language.
+public struct UIStrings: Sendable {
+    public let language: Language
+
+    public init(language: Language) {
+        self.language = language
+    }
+
+    /// The language of the system locale (`LC_ALL`, `LC_MESSAGES`, `LANG`), English otherwise.
+    public static func forLocale(environment: [String: String]) -> UIStrings {
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].compactMap { environment[$0] }.first { !$0.isEmpty } ?? "en"
+        let code = locale.prefix { $0.isLetter }.lowercased()
+        return UIStrings(language: Language(code: code) ?? .english)
+    }
+
+    public subscript(_ key: UIText) -> String {
+        UIStrings.tables[language]?[key] ?? UIStrings.tables[.english]?[key] ?? key.rawValue
+    }
+
+    /// The string with `%@` replaced by `argument`.
+    public func callAsFunction(_ key: UIText, _ argument: String) -> String {
+        self[key].replacingOccurrences(of: "%@", with: argument)
+    }
+
+    public static let tables: [Language: [UIText: String]] = [
+        .english: english, .russian: russian, .vietnamese: vietnamese, .tokiPona: tokiPona,
+    ]
+
+    static let english: [UIText: String] = [
+        .appName: "ilo toki",
+        .translate: "Translate", .stop: "Stop", .retry: "Try again", .wait: "One moment…",
+        .downloadModel: "Download the model · %@", .resumeDownload: "Resume the download · %@",
+        .pauseDownload: "Pause", .cancelDownload: "Cancel the download",
+        .modelNotDownloaded: "The model is not downloaded yet. It stays on this device; nothing you type ever leaves it.",
+        .modelLoading: "Loading the model…", .downloading: "Downloading the model… %@",
+        .verifying: "Checking the download…", .downloadPaused: "Download paused at %@",
+        .modelFailed: "The model cannot be used: %@", .translationFailed: "Could not translate: %@",
+        .sourcePlaceholder: "Type or paste text", .samplesTitle: "Try one of these", .emptyTranslation: "(no translation)",
+        .swap: "Swap the languages", .copy: "Copy the translation", .copied: "Copied",
+        .scriptLatin: "Latin", .scriptSitelenPona: "sitelen pona",
+        .sitelenFontMissing: "To see sitelen pona, install a sitelen pona font such as %@ (github.com/ETBCOR/nasin-nanpa).",
+        .history: "History", .settings: "Settings", .models: "Models", .about: "About", .back: "Back",
+        .olin: "Mark as favourite", .unOlin: "Unmark favourite", .clearHistory: "Clear history (favourites stay)",
+        .noHistory: "No translations yet.", .historyOff: "History is switched off in the settings.",
+        .keepHistory: "Keep history", .translateAsYouType: "Translate as you type", .theme: "Theme",
+        .themeLight: "Bone", .themeDark: "Ink", .themeSystem: "As the system", .sitelenFont: "sitelen pona font",
+        .modelInstalled: "Installed", .modelPartial: "%@ downloaded", .modelNotInstalled: "Not downloaded",
+        .modelDeprecated: "Older model", .newerModelAvailable: "A newer model is available",
+        .modelMissingFile: "The file is missing",
+        .inUse: "In use", .use: "Use", .download: "Download", .delete: "Delete", .addModel: "Add a model file…",
+        .promptFormat: "Prompt format", .modelName: "Name",
+        .licenceTitle: "The model licence", .licenceAccept: "Accept and download", .cancel: "Cancel",
+        .aboutText: "ilo toki translates between Toki Pona and English, Russian and Vietnamese on this device. After the model is downloaded no network is used, and nothing you type ever leaves the device.",
+        .licences: "Licences",
+    ]
+
+    static let russian: [UIText: String] = [
+        .appName: "ilo toki",
+        .translate: "Перевести", .stop: "Стоп", .retry: "Ещё раз", .wait: "Секунду…",
+        .downloadModel: "Скачать модель · %@", .resumeDownload: "Продолжить загрузку · %@",
+        .pauseDownload: "Пауза", .cancelDownload: "Отменить загрузку",
+        .modelNotDownloaded: "Модель ещё не скачана. Она хранится только на этом устройстве; то, что вы пишете, никуда не уходит.",
+        .modelLoading: "Загружаю модель…", .downloading: "Скачиваю модель… %@",
+        .verifying: "Проверяю загрузку…", .downloadPaused: "Загрузка на паузе: %@",
+        .modelFailed: "Модель нельзя использовать: %@", .translationFailed: "Не удалось перевести: %@",
+        .sourcePlaceholder: "Напишите или вставьте текст", .samplesTitle: "Попробуйте", .emptyTranslation: "(нет перевода)",
+        .swap: "Поменять языки местами", .copy: "Скопировать перевод", .copied: "Скопировано",
+        .scriptLatin: "Латиница", .scriptSitelenPona: "sitelen pona",
+        .sitelenFontMissing: "Чтобы видеть sitelen pona, установите шрифт, например %@ (github.com/ETBCOR/nasin-nanpa).",
+        .history: "История", .settings: "Настройки", .models: "Модели", .about: "О программе", .back: "Назад",
+        .olin: "В избранное", .unOlin: "Убрать из избранного", .clearHistory: "Очистить историю (избранное останется)",
+        .noHistory: "Переводов пока нет.", .historyOff: "История выключена в настройках.",
+        .keepHistory: "Сохранять историю", .translateAsYouType: "Переводить при вводе", .theme: "Тема",
+        .themeLight: "Светлая", .themeDark: "Тёмная", .themeSystem: "Как в системе", .sitelenFont: "Шрифт sitelen pona",
+        .modelInstalled: "Установлена", .modelPartial: "Скачано %@", .modelNotInstalled: "Не скачана",
+        .modelDeprecated: "Старая модель", .newerModelAvailable: "Есть новая модель",
+        .modelMissingFile: "Файл не найден",
+        .inUse: "Используется", .use: "Использовать", .download: "Скачать", .delete: "Удалить", .addModel: "Добавить файл модели…",
+        .promptFormat: "Формат подсказки", .modelName: "Название",
+        .licenceTitle: "Лицензия модели", .licenceAccept: "Принять и скачать", .cancel: "Отмена",
+        .aboutText: "ilo toki переводит между токипоной и английским, русским и вьетнамским прямо на устройстве. После загрузки модели сеть не нужна, и ничего из написанного вами не покидает устройство.",
+        .licences: "Лицензии",
+    ]
+
+    static let vietnamese: [UIText: String] = [
+        .appName: "ilo toki",
+        .translate: "Dịch", .stop: "Dừng", .retry: "Thử lại", .wait: "Chờ một chút…",
+        .downloadModel: "Tải mô hình · %@", .resumeDownload: "Tiếp tục tải · %@",
+        .pauseDownload: "Tạm dừng", .cancelDownload: "Huỷ tải",
+        .modelNotDownloaded: "Mô hình chưa được tải. Nó chỉ nằm trên thiết bị này; những gì bạn gõ không bao giờ rời khỏi máy.",
+        .modelLoading: "Đang nạp mô hình…", .downloading: "Đang tải mô hình… %@",
+        .verifying: "Đang kiểm tra bản tải…", .downloadPaused: "Đã tạm dừng ở %@",
+        .modelFailed: "Không dùng được mô hình: %@", .translationFailed: "Không dịch được: %@",
+        .sourcePlaceholder: "Gõ hoặc dán văn bản", .samplesTitle: "Thử một câu", .emptyTranslation: "(không có bản dịch)",
+        .swap: "Đổi chiều ngôn ngữ", .copy: "Sao chép bản dịch", .copied: "Đã sao chép",
+        .scriptLatin: "Chữ Latinh", .scriptSitelenPona: "sitelen pona",
+        .sitelenFontMissing: "Để xem sitelen pona, hãy cài một phông như %@ (github.com/ETBCOR/nasin-nanpa).",
+        .history: "Lịch sử", .settings: "Cài đặt", .models: "Mô hình", .about: "Giới thiệu", .back: "Quay lại",
+        .olin: "Đánh dấu yêu thích", .unOlin: "Bỏ yêu thích", .clearHistory: "Xoá lịch sử (giữ mục yêu thích)",
+        .noHistory: "Chưa có bản dịch nào.", .historyOff: "Lịch sử đang tắt trong cài đặt.",
+        .keepHistory: "Lưu lịch sử", .translateAsYouType: "Dịch khi đang gõ", .theme: "Giao diện",
+        .themeLight: "Sáng", .themeDark: "Tối", .themeSystem: "Theo hệ thống", .sitelenFont: "Phông sitelen pona",
+        .modelInstalled: "Đã cài", .modelPartial: "Đã tải %@", .modelNotInstalled: "Chưa tải",
+        .modelDeprecated: "Mô hình cũ", .newerModelAvailable: "Có mô hình mới hơn",
+        .modelMissingFile: "Không tìm thấy tệp",
+        .inUse: "Đang dùng", .use: "Dùng", .download: "Tải", .delete: "Xoá", .addModel: "Thêm tệp mô hình…",
+        .promptFormat: "Định dạng câu lệnh", .modelName: "Tên",
+        .licenceTitle: "Giấy phép mô hình", .licenceAccept: "Đồng ý và tải", .cancel: "Huỷ",
+        .aboutText: "ilo toki dịch giữa Toki Pona và tiếng Anh, tiếng Nga, tiếng Việt ngay trên thiết bị. Sau khi tải mô hình, ứng dụng không dùng mạng, và những gì bạn gõ không bao giờ rời khỏi máy.",
+        .licences: "Giấy phép",
+    ]
+
+    static let tokiPona: [UIText: String] = [
+        .appName: "ilo toki",
+        .translate: "o ante", .stop: "o pini", .retry: "o pali sin", .wait: "o awen lili…",
+        .downloadModel: "o kama jo e sona ilo · %@", .resumeDownload: "o awen kama jo · %@",
+        .pauseDownload: "o awen", .cancelDownload: "o pini e kama jo",
+        .modelNotDownloaded: "sona ilo li lon ala. ona li lon ilo sina taso; toki sina li tawa ala ma ante.",
+        .modelLoading: "ilo li open e sona…", .downloading: "ilo li kama jo e sona… %@",
+        .verifying: "ilo li lukin e sona…", .downloadPaused: "kama jo li awen lon %@",
+        .modelFailed: "sona ilo li ken ala: %@", .translationFailed: "ilo li ken ala ante: %@",
+        .sourcePlaceholder: "o sitelen e toki", .samplesTitle: "o lukin e ni", .emptyTranslation: "(ante li lon ala)",
+        .swap: "o ante e nasin toki", .copy: "o jo e toki ante", .copied: "ilo li jo",
+        .scriptLatin: "sitelen Lasina", .scriptSitelenPona: "sitelen pona",
+        .sitelenFontMissing: "o kama jo e sitelen pona sama %@ (github.com/ETBCOR/nasin-nanpa).",
+        .history: "tenpo pini", .settings: "nasin", .models: "sona ilo", .about: "sona", .back: "o tawa monsi",
+        .olin: "o olin", .unOlin: "o olin ala", .clearHistory: "o weka e tenpo pini (olin li awen)",
+        .noHistory: "toki ante li lon ala.", .historyOff: "tenpo pini li lon ala lon nasin.",
+        .keepHistory: "o awen e tenpo pini", .translateAsYouType: "o ante lon tenpo sitelen", .theme: "kule",
+        .themeLight: "walo", .themeDark: "pimeja", .themeSystem: "sama ilo", .sitelenFont: "sitelen pi sitelen pona",
+        .modelInstalled: "lon", .modelPartial: "%@ li lon", .modelNotInstalled: "lon ala",
+        .modelDeprecated: "sona ilo majuna", .newerModelAvailable: "sona ilo sin li lon",
+        .modelMissingFile: "lipu li lon ala",
+        .inUse: "ni li pali", .use: "o kepeken", .download: "o kama jo", .delete: "o weka", .addModel: "o pana e lipu sona…",
+        .promptFormat: "nasin toki", .modelName: "nimi",
+        .licenceTitle: "lawa pi sona ilo", .licenceAccept: "mi wile. o kama jo", .cancel: "ala",
+        .aboutText: "ilo toki li ante e toki pona e toki Inli e toki Losi e toki Wije lon ilo sina. sona ilo li lon la, ilo li kepeken ala linluwi. toki sina li tawa ala ma ante.",
+        .licences: "lawa",
+    ]
+}
