@@ -73,3 +73,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The design tokens and icons: plain data every front end draws from.
+package.products.append(.library(name: "IloTokiDesign", targets: ["IloTokiDesign"]))
+package.targets += [
+    .target(name: "IloTokiDesign"),
+    .testTarget(name: "IloTokiDesignTests", dependencies: ["IloTokiDesign"]),
+]
