@@ -80,3 +80,15 @@ package.targets += [
     .target(name: "IloTokiDesign"),
     .testTarget(name: "IloTokiDesignTests", dependencies: ["IloTokiDesign"]),
 ]
+
+#if os(Linux)
+    // The GTK 4 app (Debian's libgtk-4-dev).
+    package.products.append(.executable(name: "ilotoki-gtk", targets: ["ilotoki-gtk"]))
+    package.targets += [
+        .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .target(name: "CGtkSupport", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("fontconfig")]),
+        .target(name: "IloTokiGTK", dependencies: ["CGtk", "CGtkSupport", "IloTokiCore", "IloTokiDesign", "IloTokiLLM"]),
+        .executableTarget(name: "ilotoki-gtk", dependencies: ["IloTokiGTK"]),
+        .testTarget(name: "IloTokiGTKTests", dependencies: ["IloTokiGTK", "IloTokiCore", "IloTokiTestSupport", "CGtk"]),
+    ]
+#endif

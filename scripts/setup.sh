@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Everything needed to build ilo toki on a fresh Debian/Ubuntu machine with the Swift
-# toolchain: system packages, llama.cpp and the inference core. Idempotent and quick once done.
-#   --with-test-tools   also install what the tests need (strace)
+# toolchain: system packages (GTK 4 for the Linux app), llama.cpp and the inference core, the
+# app's font. Idempotent and quick once done.
+#   --with-test-tools   also install what the tests need (strace, Xvfb, xdotool)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 command -v swift >/dev/null || die "the Swift toolchain is not installed (https://swift.org/install)"
 command -v python3 >/dev/null || die "python3 is needed to fetch pinned sources"
 
-packages=(cmake ninja-build)
+packages=(cmake ninja-build pkg-config libgtk-4-dev)
 for arg in "$@"; do
     case "$arg" in
-    --with-test-tools) packages+=(strace) ;;
+    --with-test-tools) packages+=(strace xvfb xauth xdotool desktop-file-utils appstream) ;;
     *) die "unknown option $arg" ;;
     esac
 done
@@ -19,3 +20,4 @@ if command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || command -v sudo >/de
     ensure_apt_packages "${packages[@]}"
 fi
 "$REPO_ROOT/scripts/build-llm.sh"
+"$REPO_ROOT/scripts/fetch-fonts.sh"

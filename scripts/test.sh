@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: the C core's own tests, then the Swift tests
-# (which use the tiny model, the Gemma 3 270M file and servers on 127.0.0.1).
+# (which use the tiny model, the Gemma 3 270M file and servers on 127.0.0.1), with the GTK
+# app's tests on a virtual display (Xvfb).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$REPO_ROOT"
@@ -10,8 +11,14 @@ cd "$REPO_ROOT"
 
 log "C core tests"
 build/llm/bin/output_filter_test
+build/llm/bin/argmax_test
 build/llm/bin/c_api_test
 
 log "Swift tests"
 swift build --build-tests
-swift test --skip-build "$@"
+# GTK draws with Cairo on Xvfb; the app's tests need no desktop session or accessibility bus.
+export GSK_RENDERER=cairo NO_AT_BRIDGE=1
+xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build "$@"
+
+log "benchmark smoke run (tiny model)"
+ILOTOKI_HOME="$(mktemp -d)" "$(swift build --show-bin-path)/ilotoki" bench --model build/test-models/tiny.gguf --prompts 3 --max-tokens 8 >/dev/null

@@ -73,7 +73,8 @@ public final class ToolProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {
-                process.terminate()
+                // SIGKILL: a tool that blocks or ignores SIGTERM must not hang the tests.
+                kill(process.processIdentifier, SIGKILL)
                 break
             }
             try? await Task.sleep(for: .milliseconds(10))

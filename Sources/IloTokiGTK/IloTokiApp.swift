@@ -1,0 +1,258 @@
+import CGtk
+import CGtkSupport
+import Foundation
+import IloTokiCore
+import IloTokiDesign
+
+/// The GTK application: `ilotoki-gtk`.
+///
+/// Its `main` stays synchronous: GTK's own loop runs the show, and serves the dispatch main
+/// queue (where Swift's main actor runs), so async work reaches the screen.
+public enum IloTokiApp {
+    /// Command-line options, mostly for screenshots.
+    public struct Options: Sendable {
+        /// Save a PNG of the window here, then quit.
+        public var screenshot: String?
+        public var width = Int32(420)
+        public var height = Int32(820)
+        public var theme: AppSettings.Theme?
+        public var sitelenPona = false
+        /// A scripted model with canned translations (screenshots, trying the app without a model).
+        public var demo = false
+        /// With `demo`: no model is installed.
+        public var demoWithoutModel = false
+        public var place: AppWindow.Place = .main
+        public var text: String?
+        /// Write what the window shows to this file after every redraw.
+        public var report: String?
+        /// Write the icon sheet, every icon and the app icon as SVG into this directory, and quit.
+        public var exportIcons: String?
+        public var direction: TranslationDirection?
+        /// A GGUF file to translate with instead of the installed model (not with `demo`).
+        public var modelFile: String?
+        public var format = PromptFormat.sourceTarget
+
+        public init() {}
+
+        public static func parse(_ arguments: [String]) throws -> Options {
+            var options = Options()
+            var words = arguments[...]
+            func value(_ name: String) throws -> String {
+                guard let next = words.popFirst() else { throw UsageError(message: "\(name) needs a value") }
+                return next
+            }
+            while let word = words.popFirst() {
+                switch word {
+                case "--screenshot": options.screenshot = try value(word)
+                case "--size":
+                    let parts = try value(word).split(separator: "x").compactMap { Int32($0) }
+                    guard parts.count == 2 else { throw UsageError(message: "--size takes WIDTHxHEIGHT") }
+                    (options.width, options.height) = (parts[0], parts[1])
+                case "--theme":
+                    guard let theme = AppSettings.Theme(rawValue: try value(word)) else { throw UsageError(message: "--theme takes light, dark or system") }
+                    options.theme = theme
+                case "--sitelen-pona": options.sitelenPona = true
+                case "--demo": options.demo = true
+                case "--demo-without-model":
+                    options.demo = true
+                    options.demoWithoutModel = true
+                case "--place":
+                    guard let place = AppWindow.Place(rawValue: try value(word)) else { throw UsageError(message: "--place takes main, history, models, settings or about") }
+                    options.place = place
+                case "--text": options.text = try value(word)
+                case "--model": options.modelFile = try value(word)
+                case "--format":
+                    guard let format = PromptFormat(rawValue: try value(word)) else { throw UsageError(message: "--format takes sourceTarget or queryAnswer") }
+                    options.format = format
+                case "--report": options.report = try value(word)
+                case "--export-icons": options.exportIcons = try value(word)
+                case "--direction":
+                    let codes = try value(word).split(separator: "-").compactMap { Language(code: String($0)) }
+                    guard codes.count == 2, let direction = TranslationDirection(from: codes[0], to: codes[1]) else {
+                        throw UsageError(message: "--direction takes e.g. tok-en or ru-tok")
+                    }
+                    options.direction = direction
+                case "--help", "-h":
+                    throw UsageError(message: Options.help)
+                default:
+                    throw UsageError(message: "unknown option \(word)\n\(Options.help)")
+                }
+            }
+            return options
+        }
+
+        static let help = """
+            Usage: ilotoki-gtk [--model FILE.gguf [--format sourceTarget|queryAnswer]]
+                               [--demo | --demo-without-model] [--screenshot FILE.png] [--size WxH]
+                               [--theme light|dark|system] [--sitelen-pona] [--place PLACE]
+                               [--text TEXT] [--direction tok-en] [--report FILE.json]
+            """
+    }
+
+    public struct UsageError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// The application id: also the name of the .desktop file, the icon and the metadata.
+    public static let applicationID = "org.ilotoki.IloToki"
+
+    /// Runs the app; returns the exit status.
+    @MainActor
+    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        let options: Options
+        do {
+            options = try Options.parse(arguments)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            return 2
+        }
+        if let directory = options.exportIcons {
+            do {
+                try IconExport.write(to: URL(fileURLWithPath: directory))
+                return 0
+            } catch {
+                FileHandle.standardError.write(Data("ilotoki-gtk: \(error.localizedDescription)\n".utf8))
+                return 1
+            }
+        }
+        // Fonts before the first widget: Pango builds its font map once.
+        Fonts.loadAppFonts(environment: environment)
+        let application = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
+        // The installed icon (data/org.ilotoki.IloToki.svg, installed by scripts/install-gtk.sh).
+        gtk_window_set_default_icon_name(applicationID)
+        let session = Session(options: options, environment: environment)
+        connect(gpointerOf(application), "activate") { session.activate(application) }
+        ilotoki_gtk_serve_main_queue()
+        let gApplication = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
+        ilotoki_gtk_quit_on_signals(gApplication)
+        let status = g_application_run(gApplication, 0, nil)
+        // History and settings reach the disk before the process ends.
+        session.window?.model.flushWritesBeforeExit()
+        g_object_unref(gpointerOf(application))
+        return status == 0 ? session.status : status
+    }
+
+    /// Makes the app model the app uses: the live one over the user's store, or a scripted
+    /// demo over a temporary one.
+    @MainActor
+    public static func makeModel(options: Options, environment: [String: String]) throws -> TranslatorModel {
+        if options.demo {
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("ilotoki-demo-\(UUID().uuidString)")
+            let store = try ModelStore(directories: AppDirectories(home: home))
+            return TranslatorModel(
+                store: store, engineLoader: ScriptedEngineLoader { _ in Demo.engine() }, downloader: ScriptedDownloader(),
+                availableMemory: { 1 << 40 })
+        }
+        let store = try ModelStore(directories: .standard(environment: environment))
+        return TranslatorModel(store: store, endpoint: environment["HF_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    @MainActor
+    final class Session {
+        let options: Options
+        let environment: [String: String]
+        var window: AppWindow?
+        var status: Int32 = 0
+
+        init(options: Options, environment: [String: String]) {
+            self.options = options
+            self.environment = environment
+        }
+
+        func activate(_ application: UnsafeMutablePointer<GtkApplication>) {
+            if let window {
+                gtk_window_present(cast(window.window))
+                return
+            }
+            let model: TranslatorModel
+            do {
+                model = try IloTokiApp.makeModel(options: options, environment: environment)
+            } catch {
+                FileHandle.standardError.write(Data("ilotoki-gtk: \(error.localizedDescription)\n".utf8))
+                status = 1
+                g_application_quit(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self))
+                return
+            }
+            let window = AppWindow(application: application, model: model, strings: UIStrings.forLocale(environment: environment))
+            self.window = window
+            window.reportFile = options.report
+            gtk_window_set_default_size(cast(window.window), options.width, options.height)
+            gtk_window_present(cast(window.window))
+            Task { @MainActor in
+                if options.demo {
+                    await Demo.prepare(model, window: window, options: options)
+                } else {
+                    await model.launch()
+                    if let file = options.modelFile {
+                        await model.useModelFile(URL(fileURLWithPath: file), format: options.format)
+                    }
+                    if let text = options.text { model.sourceText = text }
+                }
+                if let path = options.screenshot {
+                    // Let GTK lay out and draw the last changes.
+                    try? await Task.sleep(for: .milliseconds(400))
+                    do {
+                        try window.saveScreenshot(to: path)
+                    } catch {
+                        FileHandle.standardError.write(Data("ilotoki-gtk: \(error)\n".utf8))
+                        self.status = 1
+                    }
+                    g_application_quit(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self))
+                }
+            }
+        }
+    }
+}
+
+/// The icons as SVG files: the sheet in docs/, the app icon for installing.
+enum IconExport {
+    static func write(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Icon.sheet().write(to: directory.appendingPathComponent("icons.svg"), atomically: true, encoding: .utf8)
+        try AppIcon.svg().write(to: directory.appendingPathComponent("org.ilotoki.IloToki.svg"), atomically: true, encoding: .utf8)
+        for icon in Icon.all {
+            try icon.svg().write(to: directory.appendingPathComponent("icon-\(icon.name.rawValue).svg"), atomically: true, encoding: .utf8)
+        }
+    }
+}
+
+/// Canned translations for screenshots and for trying the app without a model.
+@MainActor
+enum Demo {
+    nonisolated static func engine() -> ScriptedEngine {
+        ScriptedEngine(delay: .milliseconds(30)) { source in
+            let answer = Demo.translations[source] ?? source
+            return answer.split(separator: " ", omittingEmptySubsequences: false).map { " " + $0 }
+        }
+    }
+
+    nonisolated static let translations: [String: String] = [
+        "jan li moku e kili.": "The person eats fruit.",
+        "toki! sina pona lukin.": "Hello! You look good.",
+        "mi olin e sina.": "I love you.",
+        "tenpo suno ni li pona.": "Today is a good day.",
+        "The person eats fruit.": "jan li moku e kili.",
+        "I love you.": "mi olin e sina.",
+        "Good morning!": "tenpo suno pona!",
+        "Я тебя люблю.": "mi olin e sina.",
+        "Tôi yêu bạn.": "mi olin e sina.",
+        "Доброе утро!": "tenpo suno pona!",
+        "Chào buổi sáng!": "tenpo suno pona!",
+    ]
+
+    static func prepare(_ model: TranslatorModel, window: AppWindow, options: IloTokiApp.Options) async {
+        await model.launch()
+        if let theme = options.theme { model.setTheme(theme) }
+        if !options.demoWithoutModel {
+            await model.useModelFile(
+                URL(fileURLWithPath: "/demo/ilo-toki-1.1-MiLMMT-46-1b-Q8_0.gguf"), format: .sourceTarget)
+            model.setDirection(options.direction ?? .tokiPonaToEnglish)
+            model.sourceText = options.text ?? "jan li moku e kili."
+            model.translate()
+            while model.translationState == .translating { try? await Task.sleep(for: .milliseconds(20)) }
+            if options.sitelenPona { model.flipScript() }
+        }
+        window.show(options.place)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import IloTokiTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The real `ilotoki-gtk` process, under the display the tests run on (Xvfb): GTK's own loop
+/// runs the app, and the keyboard drives it through xdotool. The app writes what it shows to
+/// a report file after every redraw (`--report`).
+@Suite(.serialized, .exclusiveModelUse) struct AppProcessTests {
+    let directory = TemporaryDirectory("gtk-process")
+    let app = ToolProcess.executable("ilotoki-gtk")
+
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["GSK_RENDERER"] = "cairo"
+        environment["NO_AT_BRIDGE"] = "1"
+        environment["LANG"] = "en_US.UTF-8"
+        environment["ILOTOKI_HOME"] = directory.file("home").path
+        let sitelenPona = TestModels.repositoryRoot.appendingPathComponent("../shared/fonts/nasin-nanpa-4.0.1.otf").standardizedFileURL.path
+        environment["ILOTOKI_FONT_DIRS"] = sitelenPona
+        return environment
+    }
+
+    func report(_ file: URL) -> [String: String] {
+        guard let data = try? Data(contentsOf: file) else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: data) as? [String: String]) ?? [:]
+    }
+
+    func waitFor(_ file: URL, _ what: Comment, timeout: Duration = .seconds(20), _ condition: ([String: String]) -> Bool) async -> [String: String] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let current = report(file)
+            if condition(current) { return current }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("timed out: \(what); last report: \(report(file))")
+        return report(file)
+    }
+
+    func xdotool(_ arguments: [String]) async throws {
+        let result = try await ToolProcess.run(URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: environment)
+        #expect(result.status == 0, "xdotool \(arguments): \(result.stderr)")
+    }
+
+    @Test func asyncWorkReachesTheScreenWhileGTKsLoopRuns() async throws {
+        // Launching, the scripted translation streaming in and the screenshot all run as Swift
+        // async work on the main actor, inside GTK's own loop: none of it would happen if the
+        // loop did not serve the main queue.
+        let screenshot = directory.file("shot.png")
+        let reportFile = directory.file("report.json")
+        let result = try await ToolProcess.run(
+            app, ["--demo", "--screenshot", screenshot.path, "--report", reportFile.path], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let shown = report(reportFile)
+        #expect(shown["target"] == "The person eats fruit.")
+        #expect(shown["source"] == "jan li moku e kili.")
+        #expect(shown["jelo"] == "1")
+        let png = try Data(contentsOf: screenshot)
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    }
+
+    @Test func theKeyboardTranslatesSwapsAndStops() async throws {
+        let reportFile = directory.file("keys.json")
+        let tool = try ToolProcess(app, ["--demo", "--text", "", "--report", reportFile.path], environment: environment)
+        defer { tool.signal(SIGTERM) }
+        _ = await waitFor(reportFile, "the app is up") { $0["model"] == "ready" }
+        try await xdotool(["search", "--sync", "--name", "^ilo toki$", "windowfocus", "--sync"])
+        try await Task.sleep(for: .milliseconds(300))
+
+        try await xdotool(["type", "--delay", "20", "mi olin e sina."])
+        _ = await waitFor(reportFile, "typed") { $0["source"] == "mi olin e sina." }
+        try await xdotool(["key", "ctrl+Return"])
+        let translated = await waitFor(reportFile, "translated") { $0["target"] == "I love you." }
+        #expect(translated["direction"] == "tok→en")
+
+        try await xdotool(["key", "ctrl+shift+s"])
+        let swapped = await waitFor(reportFile, "swapped") { $0["direction"] == "en→tok" }
+        #expect(swapped["source"] == "I love you.")
+        #expect(swapped["target"] == "mi olin e sina.")
+
+        // A long translation, stopped with Escape.
+        try await xdotool(["key", "ctrl+a", "BackSpace"])
+        _ = await waitFor(reportFile, "cleared") { $0["source"] == "" }
+        try await xdotool(["type", "--delay", "2", String(repeating: "The person eats fruit and the cat sleeps. ", count: 6)])
+        try await xdotool(["key", "ctrl+Return"])
+        _ = await waitFor(reportFile, "translating") { $0["translation"] == "translating" }
+        try await xdotool(["key", "Escape"])
+        let stopped = await waitFor(reportFile, "stopped") { $0["translation"] == "idle" }
+        #expect(stopped["translation"] == "idle")
+        tool.signal(SIGTERM)
+        let ended = await tool.wait(timeout: .seconds(10))
+        #expect(ended.status == 0, "SIGTERM ends the app cleanly: \(ended.stderr)")
+    }
+
+    @Test func typedTextStreamsFromTheRealModelAndLandsInTheHistory() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let reportFile = directory.file("gemma.json")
+        let tool = try ToolProcess(app, ["--model", gemma, "--report", reportFile.path], environment: environment)
+        defer { tool.signal(SIGKILL) }
+        _ = await waitFor(reportFile, "the model is loaded") { $0["model"] == "ready" && $0["slab"] == "Translate" }
+        try await xdotool(["search", "--sync", "--name", "^ilo toki$", "windowfocus", "--sync"])
+        try await Task.sleep(for: .milliseconds(300))
+
+        // English is detected and goes into Toki Pona; Gemma 270M echoes it, piece by piece.
+        try await xdotool(["type", "--delay", "20", "I love you"])
+        _ = await waitFor(reportFile, "typed") { $0["source"] == "I love you" }
+        try await xdotool(["key", "ctrl+Return"])
+        var targets: [String] = []
+        let translated = await waitFor(reportFile, "translated") { shown in
+            if let target = shown["target"], targets.last != target { targets.append(target) }
+            return shown["translation"] == "done"
+        }
+        #expect(translated["target"] == "I love you")
+        #expect(translated["direction"] == "en→tok")
+        #expect(translated["jelo"] == "1")
+        #expect(targets.count >= 2, "the target streamed: \(targets)")
+
+        try await xdotool(["key", "ctrl+shift+s"])
+        let swapped = await waitFor(reportFile, "swapped") { $0["direction"] == "tok→en" }
+        #expect(swapped["source"] == "I love you")
+
+        // SIGTERM quits cleanly, and the translation is in the history on disk.
+        tool.signal(SIGTERM)
+        let ended = await tool.wait(timeout: .seconds(20))
+        #expect(ended.status == 0, "\(ended.stderr)")
+        let history = try String(contentsOf: directory.file("home/history.json"), encoding: .utf8)
+        #expect(history.contains("I love you"))
+    }
+}

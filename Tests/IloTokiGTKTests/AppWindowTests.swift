@@ -1,0 +1,244 @@
+import CGtk
+import Foundation
+import IloTokiCore
+import IloTokiGTK
+import IloTokiTestSupport
+import Testing
+
+/// The GTK app's window, in this process, driven through GTK's own event API (buttons are
+/// activated as a click activates them, text goes through the text buffer as typing does).
+/// Needs a display: scripts/test.sh runs the tests under Xvfb.
+@MainActor
+@Suite(.serialized, .exclusiveModelUse) struct AppWindowTests {
+    static let strings = UIStrings(language: .english)
+
+    init() throws {
+        try GTKTestSupport.start()
+    }
+
+    /// Runs GTK's loop (and lets main-actor work run) until `condition` holds.
+    @discardableResult
+    func pump(_ what: Comment, timeout: Duration = .seconds(60), until condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            if ContinuousClock.now > deadline {
+                Issue.record("timed out: \(what)")
+                return false
+            }
+            while g_main_context_iteration(nil, 0) != 0 {}
+            try? await Task.sleep(for: .milliseconds(4))
+        }
+        return true
+    }
+
+    func makeWindow(_ model: TranslatorModel) -> AppWindow {
+        let window = AppWindow(application: nil, model: model, strings: Self.strings)
+        gtk_window_set_default_size(UnsafeMutableRawPointer(window.window).assumingMemoryBound(to: GtkWindow.self), 420, 820)
+        gtk_window_present(UnsafeMutableRawPointer(window.window).assumingMemoryBound(to: GtkWindow.self))
+        return window
+    }
+
+    func close(_ window: AppWindow) {
+        gtk_window_destroy(UnsafeMutableRawPointer(window.window).assumingMemoryBound(to: GtkWindow.self))
+        while g_main_context_iteration(nil, 0) != 0 {}
+    }
+
+    // MARK: - With no model
+
+    @Test func withNoModelTheTargetPlateSaysSoAndTheSlabOffersTheDownload() async throws {
+        let home = TemporaryDirectory("gtk-none")
+        let model = TranslatorModel(store: try ModelStore(directories: AppDirectories(home: home.url)), downloader: ScriptedDownloader())
+        let window = makeWindow(model)
+        defer { close(window) }
+        await model.launch()
+        await pump("the first drawing") { window.slabTitle.contains("1.39 GB") }
+        #expect(window.targetPlateText == Self.strings[.modelNotDownloaded])
+        #expect(window.slabTitle == "Download the model · 1.39 GB")
+        #expect(window.visibleJeloSurfaces.count == 1)
+    }
+
+    // MARK: - The real engine
+
+    @Test func typeTranslateSwapFlipAndFindItInTheHistory() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let home = TemporaryDirectory("gtk-gemma")
+        let model = TranslatorModel(store: try ModelStore(directories: AppDirectories(home: home.url)))
+        let window = makeWindow(model)
+        defer { close(window) }
+        await model.launch()
+        await model.useModelFile(URL(fileURLWithPath: gemma), format: .sourceTarget)
+        await pump("ready") { model.modelState == .ready && window.slabTitle == "Translate" }
+
+        // Typed English is found to be English and goes into Toki Pona; Gemma 270M echoes it.
+        window.type("I love you")
+        await pump("the source plate has the text") { model.sourceText == "I love you" }
+        window.activate(.slab)
+        var seen: [String] = []
+        await pump("translated") {
+            if seen.last != window.targetPlateText { seen.append(window.targetPlateText) }
+            return model.translationState == .done
+        }
+        #expect(window.targetPlateText == "I love you")
+        #expect(model.direction == .englishToTokiPona)
+        #expect(seen.contains { !$0.isEmpty && $0 != "I love you" } || seen.count >= 2, "the target streamed: \(seen)")
+        #expect(window.visibleJeloSurfaces.count == 1)
+
+        // The pill is on the Toki Pona plate (the target); sitelen pona follows the text.
+        window.activate(.targetPill)
+        await pump("sitelen pona") { window.targetShowsSitelenPona }
+        window.activate(.knob)
+        await pump("swapped") { model.direction == .tokiPonaToEnglish }
+        #expect(window.sourcePlateText == "I love you")
+        #expect(window.targetPlateText == "I love you")
+        #expect(window.sourceShowsSitelenPona)
+        #expect(!window.targetShowsSitelenPona)
+        window.activate(.sourcePill)
+        await pump("Latin again") { !window.sourceShowsSitelenPona }
+
+        window.activate(.place(.history))
+        await pump("history") { window.place == .history && !window.historyRows.isEmpty }
+        #expect(window.historyRows.first == "en→tok  I love you → I love you")
+        #expect(window.visibleJeloSurfaces.count == 1)
+    }
+
+    // MARK: - Downloads
+
+    @Test func aDownloadMovesTheProgressLineAndPauses() async throws {
+        let payload = Data(repeating: 0x47, count: 8 << 20)
+        let server = try TestHTTPServer()
+        server.serve("/cdn/small.gguf", data: payload)
+        server.redirect("/x/resolve/main/small.gguf", to: "/cdn/small.gguf", linkedEtag: SHA256.hex(of: payload), linkedSize: payload.count)
+        server.addFaults([.stallAfter(2 << 20)], for: "/cdn/small.gguf")
+        let entry = CatalogEntry(
+            id: "small", displayName: "Small", quantization: "Q8_0", url: URL(string: "https://huggingface.co/x/resolve/main/small.gguf")!,
+            bytes: Int64(payload.count), format: .sourceTarget, deprecated: false, sha256: nil)
+        let home = TemporaryDirectory("gtk-download")
+        let store = try ModelStore(directories: AppDirectories(home: home.url), catalog: ModelCatalog(entries: [entry]))
+        var configuration = ModelDownloader.Configuration()
+        configuration.idleTimeout = 30
+        let model = TranslatorModel(
+            store: store, engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" ok"] } },
+            downloader: ModelDownloader(configuration: configuration), endpoint: server.baseURL.absoluteString)
+        let window = makeWindow(model)
+        defer { close(window) }
+        await model.launch()
+        model.acceptModelLicence()
+        await pump("download offered") { window.slabTitle.hasPrefix("Download the model") }
+        window.activate(.slab)
+        await pump("the line moves") { (window.progressLineFraction ?? 0) >= 0.25 }
+        #expect(window.visibleJeloSurfaces.count == 1)
+
+        window.activate(.downloadToggle)
+        await pump("paused") { if case .paused = model.modelState { true } else { false } }
+        await pump("the slab offers to resume") { window.slabTitle.hasPrefix("Resume the download") }
+        #expect(window.slabTitle == "Resume the download · 25%")
+        #expect(window.progressLineFraction == 0.25)
+
+        window.activate(.slab)
+        await pump("installed and loaded") { model.modelState == .ready }
+        #expect(window.progressLineFraction == nil)
+        #expect(window.slabTitle == "Translate")
+    }
+
+    // MARK: - The look
+
+    @Test func exactlyOneJeloSurfaceInEveryState() async throws {
+        let home = TemporaryDirectory("gtk-jelo")
+        let model = TranslatorModel(
+            store: try ModelStore(directories: AppDirectories(home: home.url)),
+            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine(delay: .milliseconds(40)) { _ in [" one", " two", " three"] } },
+            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 })
+        let window = makeWindow(model)
+        defer { close(window) }
+        var counted: [String: Int] = [:]
+        func count(_ state: String) async {
+            await pump("drawn: \(state)", timeout: .seconds(5)) { false || true }
+            for _ in 0..<5 { while g_main_context_iteration(nil, 0) != 0 {}; try? await Task.sleep(for: .milliseconds(10)) }
+            counted[state] = window.visibleJeloSurfaces.count
+        }
+        await model.launch()
+        await count("no model")
+        await model.useModelFile(URL(fileURLWithPath: "/demo/model.gguf"), format: .sourceTarget)
+        await count("ready")
+        model.sourceText = "jan li moku"
+        window.activate(.slab)
+        await count("translating")
+        await pump("done") { model.translationState == .done }
+        await count("done")
+        for place in AppWindow.Place.allCases where place != .main {
+            window.activate(.place(place))
+            await count(place.rawValue)
+        }
+        window.show(.main)
+        model.setTheme(.dark)
+        await count("dark")
+        for place in AppWindow.Place.allCases where place != .main {
+            window.show(place)
+            await count("dark \(place.rawValue)")
+        }
+        #expect(counted.count == 13)
+        #expect(counted.values.allSatisfy { $0 == 1 }, "\(counted)")
+    }
+
+    @Test func everyIconOnlyButtonHasAnAccessibleName() async throws {
+        let home = TemporaryDirectory("gtk-access")
+        let model = TranslatorModel(store: try ModelStore(directories: AppDirectories(home: home.url)), downloader: ScriptedDownloader())
+        let window = makeWindow(model)
+        defer { close(window) }
+        await model.launch()
+        for place in AppWindow.Place.allCases {
+            window.show(place)
+            await pump("drawn", timeout: .seconds(5)) { true }
+            let unnamed = GTKTestSupport.iconOnlyButtonsWithoutName(in: window.window)
+            #expect(unnamed.isEmpty, "\(place): \(unnamed)")
+        }
+    }
+}
+
+/// GTK set-up for tests in this process.
+@MainActor
+enum GTKTestSupport {
+    private static var started = false
+
+    struct MissingFont: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "The sitelen pona test font is missing: \(path)" }
+    }
+
+    struct NoDisplay: Error, CustomStringConvertible {
+        var description: String { "GTK needs a display: run the tests under xvfb-run (scripts/test.sh does)" }
+    }
+
+    static func start() throws {
+        guard !started else { return }
+        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil else {
+            throw NoDisplay()
+        }
+        setenv("GSK_RENDERER", "cairo", 0)
+        setenv("NO_AT_BRIDGE", "1", 0)
+        // The app's fonts, and the sitelen pona font the tests use (CI has ../shared too).
+        Fonts.loadAppFonts(environment: [:])
+        Fonts.add(TestModels.repositoryRoot.appendingPathComponent("build/fonts").path)
+        let sitelenPona = TestModels.repositoryRoot.appendingPathComponent("../shared/fonts/nasin-nanpa-4.0.1.otf").standardizedFileURL.path
+        guard Fonts.add(sitelenPona) else { throw MissingFont(path: sitelenPona) }
+        gtk_init()
+        started = true
+    }
+
+    /// Buttons whose only child draws an icon and that have no name for a screen reader.
+    static func iconOnlyButtonsWithoutName(in root: UnsafeMutablePointer<GtkWidget>) -> [String] {
+        var result: [String] = []
+        func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
+            if gtk_widget_has_css_class(widget, "icon-button") != 0 || gtk_widget_has_css_class(widget, "knob") != 0 {
+                if gtk_widget_get_tooltip_text(widget) == nil { result.append(String(describing: widget)) }
+            }
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child {
+                visit(current)
+                child = gtk_widget_get_next_sibling(current)
+            }
+        }
+        visit(root)
+        return result
+    }
+}
