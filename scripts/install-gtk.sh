@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds and installs the Linux app (and the ilotoki command) so that it appears in GNOME's
+# and Phosh's launchers.
+#   PREFIX=~/.local scripts/install-gtk.sh      (default PREFIX: /usr/local)
+#   DESTDIR=/tmp/stage PREFIX=/usr scripts/install-gtk.sh   (for packaging)
+# Installs: bin/ilotoki-gtk, bin/ilotoki, share/ilotoki/fonts (Space Grotesk and its licence),
+# the .desktop file, the icon and the AppStream metadata.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$REPO_ROOT"
+
+prefix="${PREFIX:-/usr/local}"
+root="${DESTDIR:-}$prefix"
+id=org.ilotoki.IloToki
+
+"$REPO_ROOT/scripts/setup.sh"
+swift build -c release --product ilotoki-gtk >&2
+swift build -c release --product ilotoki >&2
+bin="$(swift build -c release --show-bin-path)"
+
+install -d "$root/bin" "$root/share/ilotoki/fonts" "$root/share/applications" \
+    "$root/share/icons/hicolor/scalable/apps" "$root/share/metainfo" "$root/share/licenses/ilotoki"
+install -m 755 "$bin/ilotoki-gtk" "$bin/ilotoki" "$root/bin/"
+install -m 644 "$BUILD_DIR/fonts/SpaceGrotesk[wght].ttf" "$root/share/ilotoki/fonts/"
+install -m 644 licenses/* "$root/share/licenses/ilotoki/"
+install -m 644 "data/$id.desktop" "$root/share/applications/"
+install -m 644 "data/$id.svg" "$root/share/icons/hicolor/scalable/apps/"
+install -m 644 "data/$id.metainfo.xml" "$root/share/metainfo/"
+
+# Launchers read caches; refresh them when installing for this system (not into a DESTDIR).
+if [ -z "${DESTDIR:-}" ]; then
+    command -v update-desktop-database >/dev/null && update-desktop-database -q "$prefix/share/applications" || true
+    command -v gtk4-update-icon-cache >/dev/null && gtk4-update-icon-cache -q -t -f "$prefix/share/icons/hicolor" || true
+fi
+log "installed ilo toki in $root (run: $prefix/bin/ilotoki-gtk)"
