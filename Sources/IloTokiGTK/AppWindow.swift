@@ -509,6 +509,9 @@ public final class AppWindow {
     /// The text the target plate shows now.
     public var targetPlateText: String { textOf(targetLabel) }
 
+    /// The notice under the plates, when one is shown.
+    public var noticeText: String? { notice.isVisible ? textOf(notice) : nil }
+
     /// The text the source plate shows now.
     public var sourcePlateText: String { sourceBufferText }
 

@@ -57,6 +57,24 @@ import Testing
         #expect(window.visibleJeloSurfaces.count == 1)
     }
 
+    @Test func withoutASitelenPonaFontThePillSaysHowToGetOne() async throws {
+        let home = TemporaryDirectory("gtk-font")
+        let model = TranslatorModel(
+            store: try ModelStore(directories: AppDirectories(home: home.url)),
+            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" ok"] } }, downloader: ScriptedDownloader(),
+            availableMemory: { 1 << 40 })
+        let window = makeWindow(model)
+        defer { close(window) }
+        await model.launch()
+        await model.useModelFile(URL(fileURLWithPath: "/demo/model.gguf"), format: .sourceTarget)
+        model.setSitelenPonaFont("no such font family")
+        model.setDirection(.tokiPonaToEnglish)
+        window.activate(.sourcePill)
+        await pump("the notice") { window.noticeText != nil }
+        #expect(window.noticeText == Self.strings(.sitelenFontMissing, "no such font family"))
+        #expect(!window.sourceShowsSitelenPona, "the text stays readable in Latin")
+    }
+
     // MARK: - The real engine
 
     @Test func typeTranslateSwapFlipAndFindItInTheHistory() async throws {
