@@ -76,7 +76,7 @@ struct BenchCommand {
         let path = try modelPath()
         let maxTokens = try positive("--max-tokens") ?? 32
         let promptLimit = try positive("--prompts") ?? BenchmarkPrompts.all.count
-        let format = try TranslateCommand.format(arguments.value("--format"))
+        let format = try TranslateCommand.format(arguments.value("--format"), command: "bench")
         let selection: TokenSelection
         switch arguments.value("--selection") ?? "argmax" {
         case "argmax": selection = .argmax

@@ -155,9 +155,7 @@ struct ModelsCommand {
         guard let formatName = arguments.value("--format") else {
             throw UsageError(message: "say which prompt format the model answers to: --format sourceTarget or --format queryAnswer.", command: "models add")
         }
-        guard let format = PromptFormat(rawValue: formatName) else {
-            throw UsageError(message: "--format '\(formatName)' is not a prompt format; use sourceTarget or queryAnswer.", command: "models add")
-        }
+        let format = try TranslateCommand.format(formatName, command: "models add")
         let model = try context.prepareModel()
         let added = try model.addSideloadedModel(path: arguments.operands[0], name: arguments.value("--name"), format: format)
         console.out("Added \(added.name) as \(added.id). Translate with it: ilotoki translate --model \(added.id) TEXT\n")

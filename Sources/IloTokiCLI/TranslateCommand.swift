@@ -47,7 +47,7 @@ struct TranslateCommand {
             }
             return count
         }
-        let format = try Self.format(arguments.value("--format"))
+        let format = try Self.format(arguments.value("--format"), command: "translate")
         let modelFile = arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? URL(fileURLWithPath: $0) : nil }
         let model = try context.prepareModel(keeping: modelFile.map { [$0] } ?? [], threads: threads)
         try await loadModel(model, format: format)
@@ -231,10 +231,12 @@ struct TranslateCommand {
         }
     }
 
-    static func format(_ name: String?) throws -> PromptFormat {
+    /// The prompt format `--format` names (`sourceTarget` when absent); a usage error that
+    /// points at `command`'s help otherwise.
+    static func format(_ name: String?, command: String) throws -> PromptFormat {
         guard let name else { return .sourceTarget }
         guard let format = PromptFormat(rawValue: name) else {
-            throw UsageError(message: "--format '\(name)' is not a prompt format; use sourceTarget or queryAnswer.", command: "translate")
+            throw UsageError(message: "--format '\(name)' is not a prompt format; use sourceTarget or queryAnswer.", command: command)
         }
         return format
     }
