@@ -44,7 +44,9 @@ final class Handler: @unchecked Sendable {  // created and called on the main th
         data.map { Unmanaged<Handler>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    static let release: GClosureNotify = { data, _ in
+    /// Releases a retained handler: as a signal's closure notifier, and as a destroy notifier.
+    static let release: GClosureNotify = { data, _ in destroy(data) }
+    static let destroy: GDestroyNotify = { data in
         if let data { Unmanaged<Handler>.fromOpaque(data).release() }
     }
 }
@@ -80,14 +82,10 @@ private let shortcutTrampoline: GtkShortcutFunc = { _, _, data in
     return 1
 }
 
-private let destroyHandler: GDestroyNotify = { data in
-    if let data { Unmanaged<Handler>.fromOpaque(data).release() }
-}
-
 /// A keyboard shortcut, e.g. "<Control>Return", anywhere in `widget`'s window; `beforeFocus`
 /// takes the key before the focused widget (a text view) can.
 func addShortcut(_ widget: Widget, _ trigger: String, beforeFocus: Bool = false, _ action: @escaping @MainActor () -> Void) {
-    ilotoki_gtk_add_shortcut(widget, trigger, beforeFocus ? 1 : 0, shortcutTrampoline, Handler(action).retained, destroyHandler)
+    ilotoki_gtk_add_shortcut(widget, trigger, beforeFocus ? 1 : 0, shortcutTrampoline, Handler(action).retained, Handler.destroy)
 }
 
 /// `child` in a vertically scrolling window that takes the space it is given.

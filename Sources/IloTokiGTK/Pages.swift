@@ -35,11 +35,7 @@ final class Pages {
             append(top, heading)
             append(page, top)
             let list = box(GTK_ORIENTATION_VERTICAL, spacing: 0)
-            let scroll = gtk_scrolled_window_new()!
-            gtk_scrolled_window_set_child(cast(scroll), list)
-            gtk_scrolled_window_set_policy(cast(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-            scroll.expand(horizontally: true, vertically: true)
-            append(page, scroll)
+            append(page, scroller(list))
             roots[place] = page
             lists[place] = list
         }

@@ -19,8 +19,7 @@ import Testing
         environment["NO_AT_BRIDGE"] = "1"
         environment["LANG"] = "en_US.UTF-8"
         environment["ILOTOKI_HOME"] = directory.file("home").path
-        let sitelenPona = TestModels.repositoryRoot.appendingPathComponent("../shared/fonts/nasin-nanpa-4.0.1.otf").standardizedFileURL.path
-        environment["ILOTOKI_FONT_DIRS"] = sitelenPona
+        environment["ILOTOKI_FONT_DIRS"] = TestModels.sitelenPonaFont
         return environment
     }
 

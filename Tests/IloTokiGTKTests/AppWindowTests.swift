@@ -237,8 +237,7 @@ enum GTKTestSupport {
         // The app's fonts, and the sitelen pona font the tests use (CI has ../shared too).
         Fonts.loadAppFonts(environment: [:])
         Fonts.add(TestModels.repositoryRoot.appendingPathComponent("build/fonts").path)
-        let sitelenPona = TestModels.repositoryRoot.appendingPathComponent("../shared/fonts/nasin-nanpa-4.0.1.otf").standardizedFileURL.path
-        guard Fonts.add(sitelenPona) else { throw MissingFont(path: sitelenPona) }
+        guard Fonts.add(TestModels.sitelenPonaFont) else { throw MissingFont(path: TestModels.sitelenPonaFont) }
         gtk_init()
         started = true
     }
