@@ -61,7 +61,7 @@ fi
 # The core's build directory is per checkout (CMake ties a build tree to one source tree).
 core_dir="$llama_dir/core-$(printf '%s' "$REPO_ROOT" | short_hash)"
 cmake -S "$REPO_ROOT/llm" -B "$core_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_PREFIX_PATH="$llama_dir/install" >"$llama_dir/core-configure.log" 2>&1 \
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_PREFIX_PATH="$llama_dir/install" -DLLAMA_SOURCE_DIR="$source_dir" >"$llama_dir/core-configure.log" 2>&1 \
     || { tail -30 "$llama_dir/core-configure.log" >&2; die "configuring llm/ failed"; }
 ninja -C "$core_dir" >&2 || die "building llm/ failed"
 

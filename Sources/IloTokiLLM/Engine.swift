@@ -71,6 +71,25 @@ public final class Engine: Sendable {
         }
     }
 
+    /// Checks that a file is a model this build can run (its GGUF structure, architecture and
+    /// vocabulary) without loading its weights, on a thread of its own.
+    /// - Throws: `EngineError` naming the file and what is wrong with it.
+    public static func check(path: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            let thread = Thread {
+                var error = [CChar](repeating: 0, count: 1024)
+                let status = ilotoki_llm_check_model(path, &error, error.count)
+                if status == ILOTOKI_LLM_OK {
+                    continuation.resume()
+                } else {
+                    continuation.resume(throwing: EngineError(status: status, buffer: error))
+                }
+            }
+            thread.name = "ilotoki.check"
+            thread.start()
+        }
+    }
+
     /// Loads a model on the calling thread, blocking it (command-line tools and benchmarks;
     /// apps use `load(path:options:)`).
     /// - Throws: `EngineError` naming the file and what is wrong with it.
@@ -133,14 +152,21 @@ public final class Engine: Sendable {
         stream(prompt: prompt, options: options, piece: { .piece($0) }, finished: { .finished($0) })
     }
 
-    /// Stops the running generation; its stream ends normally with the finish reason `stopped`.
+    /// Stops the latest generation, at whatever point it is (queued, evaluating the prompt,
+    /// generating); its stream ends normally with the finish reason `stopped`, and no piece
+    /// follows. Returns at once: it never waits for the model, so a UI thread may call it.
     public func stop() {
         state.withLock { state in
             guard let latest = state.latest else { return }
             latest.end(.stopped)
-            if state.running === latest { ilotoki_llm_stop(handle.pointer) }
+            // The running job holds the core's latest ticket, reserved under this same lock,
+            // so the request reaches it even before the core's `start` has begun.
+            if state.running === latest { ilotoki_llm_request_stop(handle.pointer) }
         }
     }
+
+    /// Whether a generation is queued or running.
+    public var isBusy: Bool { state.withLock { $0.latest != nil || $0.running != nil } }
 
     /// Figures of the last generation that ran, however it ended (also a cancelled one).
     public var lastStats: GenerationStats? { state.withLock { $0.lastStats } }
@@ -194,7 +220,7 @@ public final class Engine: Sendable {
             if let previous = state.latest { previous.end(.superseded) }
             if let running = state.running {
                 running.end(.superseded)
-                ilotoki_llm_stop(handle.pointer)
+                ilotoki_llm_request_stop(handle.pointer)
             }
             state.latest = job
         }
@@ -208,10 +234,12 @@ public final class Engine: Sendable {
         return stream
     }
 
+    /// Runs wherever the consumer was cancelled (often the main actor): it asks the core to
+    /// stop and returns at once; the job's own end cause keeps any late piece from the stream.
     private func cancel(_ job: Job) {
         state.withLock { state in
             job.end(.cancelled)
-            if state.running === job { ilotoki_llm_stop(handle.pointer) }
+            if state.running === job { ilotoki_llm_request_stop(handle.pointer) }
         }
     }
 
@@ -223,11 +251,14 @@ public final class Engine: Sendable {
         piece: (String) -> Element,
         finished: (GenerationStats) -> Element?
     ) {
-        let mayStart = state.withLock { state in
-            guard job.endCause == .none else { return false }
+        // The ticket is reserved as the job becomes the running one, under the lock `stop`
+        // takes: from then on a stop reaches this generation, whenever it comes.
+        let ticket: UInt64? = state.withLock { state in
+            guard job.endCause == .none else { return nil }
             state.running = job
-            return true
+            return ilotoki_llm_reserve_ticket(handle.pointer)
         }
+        let mayStart = ticket != nil
         defer {
             let stats = mayStart ? currentStats() : nil
             state.withLock { state in
@@ -254,10 +285,17 @@ public final class Engine: Sendable {
             params.stop_sequence_count = stops.count
             params.selection = options.selection.cValue
             params.logits_for_all_prompt_tokens = options.logitsForAllPromptTokens
+            params.ticket = ticket ?? 0
             return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
         }
         guard startStatus == ILOTOKI_LLM_OK else {
-            continuation.finish(throwing: EngineError(status: startStatus, buffer: error))
+            // Stopped while the core could not be interrupted (tokenizing): what the user
+            // asked for wins over what went wrong meanwhile.
+            if job.endCause != .none {
+                conclude(job, continuation, started: false, finished: finished)
+            } else {
+                continuation.finish(throwing: EngineError(status: startStatus, buffer: error))
+            }
             return
         }
 
@@ -265,8 +303,8 @@ public final class Engine: Sendable {
             var text: UnsafePointer<CChar>?
             var length = 0
             let status = ilotoki_llm_next(handle.pointer, &text, &length, &error, error.count)
-            let cause = job.endCause
-            if cause == .superseded || cause == .cancelled { break }
+            // A piece made while a stop was on its way is dropped: nothing follows a stop.
+            if job.endCause != .none { break }
             switch status {
             case ILOTOKI_LLM_OK:
                 let bytes = UnsafeRawBufferPointer(start: text, count: length)
@@ -296,7 +334,8 @@ public final class Engine: Sendable {
             continuation.finish()
         case .none, .stopped:
             // A job stopped before it started has no figures of its own.
-            let stats = started ? currentStats() : GenerationStats(finishReason: .stopped)
+            var stats = started ? currentStats() : GenerationStats(finishReason: .stopped)
+            if job.endCause == .stopped { stats.finishReason = .stopped }
             if let event = finished(stats) { continuation.yield(event) }
             continuation.finish()
         }

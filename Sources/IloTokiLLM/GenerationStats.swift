@@ -12,6 +12,8 @@ public enum FinishReason: String, Sendable, Equatable, Codable {
     case lineLimit
     /// The generation was stopped or cancelled.
     case stopped
+    /// The generation failed (the error says why).
+    case error
 
     init(_ reason: ilotoki_llm_finish_reason) {
         switch reason {
@@ -19,6 +21,7 @@ public enum FinishReason: String, Sendable, Equatable, Codable {
         case ILOTOKI_LLM_FINISH_MAX_TOKENS: self = .maxTokens
         case ILOTOKI_LLM_FINISH_STOP_SEQUENCE: self = .stopSequence
         case ILOTOKI_LLM_FINISH_LINE_LIMIT: self = .lineLimit
+        case ILOTOKI_LLM_FINISH_ERROR: self = .error
         default: self = .stopped
         }
     }

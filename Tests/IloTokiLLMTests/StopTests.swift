@@ -176,6 +176,99 @@ import Testing
         #expect((stats?.generatedTokens ?? 400) < 400)
     }
 
+    /// A prompt of several hundred tokens, so its evaluation takes a while to stop inside.
+    static let longPrompt =
+        "Translate this from English to Toki Pona:\nEnglish: "
+        + String(repeating: "The people of the village walk to the river in the morning and bring water home. ", count: 24)
+        + "\nToki Pona:"
+
+    /// Collects one generation of `prompt`, calling `engine.stop()` after `delay`.
+    func generation(
+        _ engine: Engine, stoppingAfter delay: Duration, options: GenerationOptions = GenerationOptions(maxTokens: 16)
+    ) async throws -> Generation {
+        let events = engine.events(prompt: Self.longPrompt, options: options)
+        let stopper = Task {
+            if delay > .zero { try? await Task.sleep(for: delay) }
+            engine.stop()
+        }
+        defer { stopper.cancel() }
+        var pieces: [String] = []
+        var stats: GenerationStats?
+        for try await event in events {
+            switch event {
+            case .piece(let piece): pieces.append(piece)
+            case .finished(let figures): stats = figures
+            }
+        }
+        _ = await stopper.value
+        guard let stats else { throw GenerationDidNotFinish() }
+        return Generation(pieces: pieces, stats: stats)
+    }
+
+    @Test func aStopAtAnyPointOfThePromptEndsThatTranslation() async throws {
+        let engine = try Engine(path: try TestModels.require(TestModels.gemma))
+        let whole = try await engine.collect(Self.longPrompt, GenerationOptions(maxTokens: 16))
+        #expect(whole.stats.promptTokens > 300)
+        let prefill = whole.stats.prefillMilliseconds
+        print("prompt \(whole.stats.promptTokens) tokens, prefill \(Int(prefill)) ms")
+
+        // Right after asking, again and again: the window between the engine taking the job
+        // and the core starting it is where a stop used to be lost.
+        for round in 0..<12 {
+            let stopped = try await generation(engine, stoppingAfter: .zero)
+            #expect(stopped.stats.finishReason == .stopped, "round \(round)")
+            #expect(stopped.pieces.isEmpty, "round \(round): \(stopped.pieces)")
+        }
+        // And at points spread over the first half of the prompt's evaluation.
+        for step in 1...8 {
+            let delay = Duration.microseconds(Int64(prefill * 1000 * Double(step) / 16))
+            let stopped = try await generation(engine, stoppingAfter: delay)
+            #expect(stopped.stats.finishReason == .stopped, "stop after \(delay)")
+            #expect(stopped.pieces.isEmpty, "stop after \(delay): \(stopped.pieces)")
+        }
+        // The engine translates as before afterwards.
+        let again = try await engine.collect(Self.longPrompt, GenerationOptions(maxTokens: 16))
+        #expect(again.stats.tokens == whole.stats.tokens)
+    }
+
+    @Test func aStopBeforeTheCoreBeginsIsNotLost() async throws {
+        // Between the engine taking a job and the core beginning it lies a little work (the
+        // stop sequences are copied for the core). Many stop sequences make that gap wide
+        // enough to stop inside it on purpose; a stop there used to reach the translation
+        // before, and this one then ran to its end.
+        let engine = try Engine(path: try TestModels.require(TestModels.gemma))
+        let stops = (0..<150_000).map { "\u{1}never \($0)" }
+        let options = GenerationOptions(maxTokens: 16, stopSequences: stops)
+        for milliseconds in stride(from: 0, through: 40, by: 2) {
+            let stopped = try await generation(engine, stoppingAfter: .milliseconds(milliseconds), options: options)
+            #expect(stopped.stats.finishReason == .stopped, "stop after \(milliseconds) ms")
+            #expect(stopped.pieces.isEmpty, "stop after \(milliseconds) ms: \(stopped.pieces)")
+        }
+    }
+
+    @Test func cancellingNeverWaitsForTheModel() async throws {
+        // Tokenizing a huge text cannot be interrupted; cancelling meanwhile must return at
+        // once (it runs wherever the consumer is, often the main actor) and leave the core
+        // to finish on its own thread.
+        let engine = try Engine(path: try TestModels.require(TestModels.gemma))
+        let huge = String(repeating: "jan li moku e kili. ", count: 150_000)
+        let task = Task {
+            for try await _ in engine.generate(prompt: huge, maxTokens: 4) {}
+        }
+        while !engine.isBusy { try await Task.sleep(for: .milliseconds(1)) }
+        try await Task.sleep(for: .milliseconds(600))  // past the checks in Swift: the core is tokenizing now
+        let clock = ContinuousClock()
+        let cancelled = clock.now
+        task.cancel()
+        let cancelTook = clock.now - cancelled
+        _ = await task.result
+        await engine.waitUntilIdle()
+        let busyFor = clock.now - cancelled
+        // Not a speed target: a cancel that waits for the core takes as long as the core
+        // needs (here hundreds of times longer than one that does not).
+        #expect(cancelTook * 10 < busyFor, "cancel took \(cancelTook), the core needed \(busyFor)")
+    }
+
     @Test func randomWeightsNeverProduceBrokenUTF8() throws {
         // A random model emits byte tokens that split characters or never complete one.
         let shared = try SharedHandle(path: try TestModels.require(TestModels.tiny))

@@ -12,9 +12,15 @@
  * - Ownership is explicit: a handle from `ilotoki_llm_load` is released with
  *   `ilotoki_llm_free`. Strings returned by the core are owned by the handle and stay
  *   valid until the next call on that handle that says it invalidates them.
- * - One handle serves one translation at a time. `start`, `next`, `stats` and `free` must
- *   not run concurrently with each other on the same handle; `stop` may be called from any
- *   thread at any time.
+ * - Threads. One handle serves one translation at a time. Each function says which others it
+ *   may run alongside on the same handle:
+ *   - `start` and `next` run one at a time (the generating thread).
+ *   - `stop`, `request_stop` and `reserve_ticket` may run on any thread while `start` or
+ *     `next` runs.
+ *   - `get_stats`, `generated_tokens`, `get_model_info`, `count_tokens` and `detokenize` only
+ *     read, and may run on any thread while a translation runs.
+ *   - `free` must not run while any other call on the handle runs or may still be made: no
+ *     `stop` may race it. Stop the translation, let `next` return, then free.
  */
 #ifndef ILOTOKI_LLM_H
 #define ILOTOKI_LLM_H
@@ -77,8 +83,10 @@ typedef enum ilotoki_llm_finish_reason {
     ILOTOKI_LLM_FINISH_STOP_SEQUENCE = 3,
     /** The output would have had more lines than `max_lines` (the newline is not emitted). */
     ILOTOKI_LLM_FINISH_LINE_LIMIT = 4,
-    /** `ilotoki_llm_stop` was called. */
+    /** `ilotoki_llm_stop` (or `request_stop`) was called. */
     ILOTOKI_LLM_FINISH_STOPPED = 5,
+    /** `next` failed with an error status (llama.cpp could not evaluate the model). */
+    ILOTOKI_LLM_FINISH_ERROR = 6,
 } ilotoki_llm_finish_reason;
 
 /**
@@ -120,6 +128,12 @@ typedef struct ilotoki_llm_start_params {
     ilotoki_llm_selection selection;
     /** Benchmarks only: request logits for every prompt token instead of only the last. */
     bool logits_for_all_prompt_tokens;
+    /**
+     * The ticket from `ilotoki_llm_reserve_ticket` this translation runs under, or 0 to take
+     * a new one. Reserving first closes the gap between deciding to translate and `start`
+     * beginning: a stop made in that gap ends this translation at once.
+     */
+    uint64_t ticket;
 } ilotoki_llm_start_params;
 
 /** Figures for the current (or last) translation on a handle. */
@@ -167,16 +181,19 @@ typedef struct ilotoki_llm_model_info {
 /** Defaults: context 2048, threads from `performance_core_count`, batch = context, flash attention automatic. */
 ilotoki_llm_load_params ilotoki_llm_default_load_params(void);
 
-/** Defaults: 512 tokens, no line limit, no stop sequences, argmax, logits for the last prompt token only. */
+/** Defaults: 512 tokens, no line limit, no stop sequences, argmax, logits for the last prompt token only, a new ticket. */
 ilotoki_llm_start_params ilotoki_llm_default_start_params(void);
 
 /**
  * Loads a GGUF model (memory-mapped, not locked) and creates its context.
  *
- * The file is checked before llama.cpp sees it, so a missing file, a directory, an empty
- * file or a file without the GGUF magic each get their own status and a message naming the
- * path. Truncated or corrupt files and unknown architectures are reported from llama.cpp's
- * own diagnosis.
+ * The file is checked before llama.cpp sees it, from its structure, so each common failure
+ * gets its own status and a message naming the path: a missing file, a directory, an empty
+ * file or one without the GGUF magic, a damaged GGUF header, a file shorter than its tensors
+ * need (truncated), an architecture this build cannot run. Only a failure past those checks
+ * is reported from llama.cpp's own diagnosis (damaged contents, or out of memory).
+ *
+ * Thread safety: independent of every handle; any number of loads may run at once.
  *
  * - Parameters:
  *   - path: the model file, NUL-terminated UTF-8.
@@ -189,14 +206,40 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
                                     ilotoki_llm **out, char *error, size_t error_len);
 
 /**
+ * Checks that a file is a model this build can use, without loading its weights: the checks
+ * of `ilotoki_llm_load`, then llama.cpp reads its hyperparameters and vocabulary. Quick even
+ * for a large file; used before a file is added to the app's model list.
+ *
+ * Thread safety: independent of every handle.
+ *
+ * - Returns: `ILOTOKI_LLM_OK`, or the status `ilotoki_llm_load` would give, with a message.
+ */
+ilotoki_llm_status ilotoki_llm_check_model(const char *path, char *error, size_t error_len);
+
+/**
+ * Reserves the ticket of the next translation on this handle; pass it in
+ * `ilotoki_llm_start_params.ticket`. From this moment `ilotoki_llm_stop` targets that
+ * translation, even before `start` has begun (then `start` does no work and the first `next`
+ * returns `DONE` with the finish reason `STOPPED`).
+ *
+ * Thread safety: any thread, any time but during or after `free`.
+ *
+ * - Returns: the ticket (never 0), or 0 if `llm` is NULL.
+ */
+uint64_t ilotoki_llm_reserve_ticket(ilotoki_llm *llm);
+
+/**
  * Starts a translation: clears the KV cache (no state is carried over from earlier
  * translations), tokenizes the prompt with the model's BOS and with special-token parsing
  * off (typed text can never become control tokens), and evaluates it, requesting logits
  * only for its last token.
  *
  * A running translation on the same handle is replaced. If `ilotoki_llm_stop` is called
- * while the prompt is being evaluated, `start` still returns `ILOTOKI_LLM_OK` and the first
- * `next` returns `ILOTOKI_LLM_DONE` with the finish reason `STOPPED`.
+ * while the prompt is being evaluated (or, with a reserved ticket, before `start` began),
+ * `start` still returns `ILOTOKI_LLM_OK` and the first `next` returns `ILOTOKI_LLM_DONE` with
+ * the finish reason `STOPPED`.
+ *
+ * Thread safety: not alongside `next`, another `start` or `free` on the same handle.
  *
  * - Parameters:
  *   - prompt: NUL-terminated UTF-8 text.
@@ -220,28 +263,57 @@ ilotoki_llm_status ilotoki_llm_start(ilotoki_llm *llm, const char *prompt,
  *   - piece: receives a pointer to the text (not NUL-terminated), owned by the handle and
  *     valid until the next call to `next`, `start` or `free` on it.
  *   - piece_len: receives the length of the text in bytes (always > 0 with `ILOTOKI_LLM_OK`).
+ * Thread safety: not alongside `start`, another `next` or `free` on the same handle.
+ *
  * - Returns: `ILOTOKI_LLM_OK` with a piece; `ILOTOKI_LLM_DONE` once the translation has ended
- *   (and on every call after that); or an error status.
+ *   (and on every call after that); or an error status, after which the translation has
+ *   ended with the finish reason `ERROR`.
  */
 ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t *piece_len,
                                     char *error, size_t error_len);
 
 /**
- * Stops the running translation. Safe to call from any thread, at any time, any number of
- * times. It interrupts an evaluation in progress (llama.cpp's abort callback) and returns
- * once a concurrent `next` or `start` has returned, so no piece is produced after `stop`
- * returns. The handle stays usable: the next `start` begins a new translation.
+ * Stops the translation holding the latest ticket (the running one, or the one reserved and
+ * about to start). It interrupts an evaluation in progress (llama.cpp's abort callback) and
+ * returns once a concurrent `next` or `start` has returned, so no piece is produced after
+ * `stop` returns. The handle stays usable: the next `start` begins a new translation. A stop
+ * never reaches a translation whose ticket was issued after it.
+ *
+ * Without reserved tickets, a stop that comes before `start` has taken its own ticket is
+ * aimed at the translation before: reserve a ticket when stops can come from another thread.
+ *
+ * Thread safety: any thread, any time, any number of times, but never racing `free`.
  */
 void ilotoki_llm_stop(ilotoki_llm *llm);
 
-/** Copies the figures of the current or last translation into `out`. */
+/**
+ * Like `ilotoki_llm_stop`, but returns at once instead of waiting for a running `start` or
+ * `next` to return: for a caller (a UI thread) that must never block on the model. The
+ * running call ends at its next check (between two steps of the evaluation); a piece it was
+ * producing may still be returned, so such a caller drops pieces that arrive after it asked.
+ *
+ * Thread safety: as `ilotoki_llm_stop`.
+ */
+void ilotoki_llm_request_stop(ilotoki_llm *llm);
+
+/**
+ * Copies the figures of the current or last translation into `out`.
+ *
+ * Thread safety: any thread, also while a translation runs (the figures are then those so far).
+ */
 ilotoki_llm_status ilotoki_llm_get_stats(const ilotoki_llm *llm, ilotoki_llm_stats *out);
 
-/** Copies facts about the loaded model into `out`. */
+/**
+ * Copies facts about the loaded model into `out`.
+ *
+ * Thread safety: any thread, also while a translation runs (the facts do not change).
+ */
 ilotoki_llm_status ilotoki_llm_get_model_info(const ilotoki_llm *llm, ilotoki_llm_model_info *out);
 
 /**
  * Copies the token ids generated so far in the current translation (in order) into `tokens`.
+ *
+ * Thread safety: any thread, also while a translation runs.
  *
  * - Returns: the number of generated tokens, which may exceed `capacity` (then only the
  *   first `capacity` were copied); -1 if `llm` is NULL.
@@ -251,6 +323,8 @@ int32_t ilotoki_llm_generated_tokens(const ilotoki_llm *llm, int32_t *tokens, in
 /**
  * Counts the tokens of `text` as `start` would tokenize it (BOS included).
  *
+ * Thread safety: any thread, also while a translation runs (the vocabulary is read-only).
+ *
  * - Returns: the count, or a negative value if `text` is not valid UTF-8.
  */
 int32_t ilotoki_llm_count_tokens(const ilotoki_llm *llm, const char *text);
@@ -259,13 +333,20 @@ int32_t ilotoki_llm_count_tokens(const ilotoki_llm *llm, const char *text);
  * Writes the text of `tokens` as llama.cpp detokenizes it in one go (special tokens are
  * left out). Used to check that the streamed pieces add up to the whole text.
  *
+ * Thread safety: any thread, also while a translation runs (the vocabulary is read-only).
+ *
  * - Returns: the number of bytes of the text, which may exceed `capacity` (then nothing
  *   useful was written: call again with a larger buffer); -1 on invalid arguments.
  */
 int32_t ilotoki_llm_detokenize(const ilotoki_llm *llm, const int32_t *tokens, int32_t count, char *text,
                                int32_t capacity);
 
-/** Releases the handle, its context and its model. NULL is ignored. */
+/**
+ * Releases the handle, its context and its model. NULL is ignored.
+ *
+ * Thread safety: the last call on the handle. No other call may run alongside it or come
+ * after it; in particular no `stop` from another thread may race it.
+ */
 void ilotoki_llm_free(ilotoki_llm *llm);
 
 /**

@@ -76,10 +76,15 @@ struct ilotoki_llm {
 
     // Held by start and next for their whole run; stop takes it to wait for them to return.
     std::mutex run_mutex;
-    // Each start gets a new id; stop records the id it means, so a stop aimed at one
-    // translation can never end the next one.
+    // Every translation has a ticket: reserved by the caller before `start` (so a stop that
+    // comes before `start` has begun still has a target), or taken by `start` itself. Stop
+    // records the latest ticket issued; a translation is stopped when that is its own, so a
+    // stop aimed at one translation can never end the next one.
+    std::atomic<uint64_t> issued_ticket{0};
     std::atomic<uint64_t> translation_id{0};
     std::atomic<uint64_t> stopped_id{0};
+    // Guards `stats` and `generated`, which other threads may read while a translation runs.
+    mutable std::mutex stats_mutex;
 
     // The current translation.
     bool started = false;
@@ -110,14 +115,19 @@ struct ilotoki_llm {
 
     bool stop_requested() const { return stopped_id.load() == translation_id.load(); }
 
+    uint64_t reserve_ticket() { return issued_ticket.fetch_add(1) + 1; }
+
     static bool abort_callback(void *data) { return static_cast<ilotoki_llm *>(data)->stop_requested(); }
 
     void finish(ilotoki_llm_finish_reason reason) {
         if (finished) return;
         finished = true;
-        stats.finish_reason = reason;
-        stats.major_page_faults = major_page_faults_so_far() - page_faults_at_start;
-        if (reason == ILOTOKI_LLM_FINISH_STOPPED) {
+        {
+            std::lock_guard<std::mutex> lock(stats_mutex);
+            stats.finish_reason = reason;
+            stats.major_page_faults = major_page_faults_so_far() - page_faults_at_start;
+        }
+        if (reason == ILOTOKI_LLM_FINISH_STOPPED || reason == ILOTOKI_LLM_FINISH_ERROR) {
             output.discard();
         } else if (reason == ILOTOKI_LLM_FINISH_END_OF_GENERATION || reason == ILOTOKI_LLM_FINISH_MAX_TOKENS) {
             output.flush();
@@ -181,16 +191,19 @@ struct ilotoki_llm {
         if (!ilotoki::utf8::is_valid(prompt, prompt_length)) {
             throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "The prompt is not valid UTF-8 text."};
         }
-        translation_id.fetch_add(1);
+        translation_id.store(start_params.ticket != 0 ? start_params.ticket : reserve_ticket());
         started = false;
         finished = false;
         token_awaiting_decode = false;
         position = 0;
         params = start_params;
-        generated.clear();
-        stats = {};
-        started_at = Clock::now();
-        page_faults_at_start = major_page_faults_so_far();
+        {
+            std::lock_guard<std::mutex> lock(stats_mutex);
+            generated.clear();
+            stats = {};
+            started_at = Clock::now();
+            page_faults_at_start = major_page_faults_so_far();
+        }
 
         std::vector<std::string> stops;
         for (size_t i = 0; i < params.stop_sequence_count; ++i) {
@@ -215,12 +228,24 @@ struct ilotoki_llm {
             llama_sampler_chain_add(sampler, llama_sampler_init_dist(kSamplingChainSeed));
         }
 
+        // A stop that came before this translation began (for its reserved ticket) ends it
+        // here, before any work.
+        if (stop_requested()) {
+            started = true;
+            finish(ILOTOKI_LLM_FINISH_STOPPED);
+            return;
+        }
+
         prompt_tokens = tokenize(prompt);
-        stats.prompt_tokens = static_cast<int32_t>(prompt_tokens.size());
+        const auto prompt_count = static_cast<int32_t>(prompt_tokens.size());
+        {
+            std::lock_guard<std::mutex> lock(stats_mutex);
+            stats.prompt_tokens = prompt_count;
+        }
         if (prompt_tokens.empty()) throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "The prompt is empty."};
-        if (stats.prompt_tokens >= context_length) {
+        if (prompt_count >= context_length) {
             throw CoreError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG,
-                            "The text is too long: the prompt has " + std::to_string(stats.prompt_tokens) +
+                            "The text is too long: the prompt has " + std::to_string(prompt_count) +
                                 " tokens and the model's context holds " + std::to_string(context_length) +
                                 " (with room for the translation)."};
         }
@@ -229,8 +254,11 @@ struct ilotoki_llm {
         llama_memory_clear(llama_get_memory(context), true);
         started = true;
         const auto prefill_start = Clock::now();
-        const bool completed = decode(prompt_tokens.data(), stats.prompt_tokens, params.logits_for_all_prompt_tokens);
-        stats.prefill_ms = milliseconds_between(prefill_start, Clock::now());
+        const bool completed = decode(prompt_tokens.data(), prompt_count, params.logits_for_all_prompt_tokens);
+        {
+            std::lock_guard<std::mutex> lock(stats_mutex);
+            stats.prefill_ms = milliseconds_between(prefill_start, Clock::now());
+        }
         if (!completed) finish(ILOTOKI_LLM_FINISH_STOPPED);
     }
 
@@ -240,7 +268,10 @@ struct ilotoki_llm {
         struct DecodeTimer {
             ilotoki_llm &llm;
             Clock::time_point from;
-            ~DecodeTimer() { llm.stats.decode_ms += milliseconds_between(from, Clock::now()); }
+            ~DecodeTimer() {
+                std::lock_guard<std::mutex> lock(llm.stats_mutex);
+                llm.stats.decode_ms += milliseconds_between(from, Clock::now());
+            }
         } timer{*this, step_start};
 
         while (true) {
@@ -249,6 +280,7 @@ struct ilotoki_llm {
                 return false;
             }
             if (output.take_ready(piece)) {
+                std::lock_guard<std::mutex> lock(stats_mutex);
                 if (stats.first_piece_ms == 0) stats.first_piece_ms = milliseconds_between(started_at, Clock::now());
                 return true;
             }
@@ -268,15 +300,19 @@ struct ilotoki_llm {
                     finish(ILOTOKI_LLM_FINISH_STOPPED);
                     continue;
                 }
+                std::lock_guard<std::mutex> lock(stats_mutex);
                 stats.decoded_tokens += 1;
                 token_awaiting_decode = false;
             }
 
             const auto selection_start = Clock::now();
             const llama_token token = select_token();
-            stats.selection_ms += milliseconds_between(selection_start, Clock::now());
-            generated.push_back(token);
-            stats.generated_tokens = static_cast<int32_t>(generated.size());
+            {
+                std::lock_guard<std::mutex> lock(stats_mutex);
+                stats.selection_ms += milliseconds_between(selection_start, Clock::now());
+                generated.push_back(token);
+                stats.generated_tokens = static_cast<int32_t>(generated.size());
+            }
             last_token = token;
             token_awaiting_decode = true;
             if (llama_vocab_is_eog(vocab, token)) {
@@ -324,13 +360,38 @@ ilotoki_llm_status guarded(char *error, size_t error_len, Body &&body) {
     }
 }
 
+/// Why llama.cpp refused a file that passed the structural checks (header, tensor table,
+/// architecture). Running out of memory leaves no structured trace, so that one cause is
+/// recognised from llama.cpp's message; anything else is a file whose contents are wrong.
 ilotoki_llm_status classify_load_failure(const std::string &reason) {
-    if (reason.find("unknown model architecture") != std::string::npos) return ILOTOKI_LLM_ERROR_UNSUPPORTED_MODEL;
     if (reason.find("failed to allocate") != std::string::npos || reason.find("unable to allocate") != std::string::npos ||
         reason.find("out of memory") != std::string::npos) {
         return ILOTOKI_LLM_ERROR_OUT_OF_MEMORY;
     }
     return ILOTOKI_LLM_ERROR_CORRUPT_MODEL;
+}
+
+/// The checks `load` and `check_model` share: the file, then its GGUF structure.
+void check_structure(const std::string &file) {
+    const auto check = ilotoki::check_model_file(file);
+    if (check.status != ILOTOKI_LLM_OK) throw CoreError{check.status, check.message};
+    const auto gguf = ilotoki::check_gguf(file);
+    if (gguf.status != ILOTOKI_LLM_OK) throw CoreError{gguf.status, gguf.message};
+}
+
+/// Loads `path` through llama.cpp, turning a refusal into a CoreError that names the file.
+llama_model *load_model(const std::string &file, const llama_model_params &model_params) {
+    ilotoki::install_llama_log();
+    ilotoki::clear_llama_errors();
+    llama_model *model = llama_model_load_from_file(file.c_str(), model_params);
+    if (model != nullptr) return model;
+    std::string reason = ilotoki::first_llama_error();
+    const auto status = classify_load_failure(reason);
+    std::string message = "Could not load the model '" + file + "'";
+    message += status == ILOTOKI_LLM_ERROR_OUT_OF_MEMORY ? ": there is not enough memory"
+                                                         : ": its contents are damaged; delete it and download it again";
+    if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
+    throw CoreError{status, message + "."};
 }
 
 } // namespace
@@ -354,6 +415,7 @@ ilotoki_llm_start_params ilotoki_llm_default_start_params(void) {
     params.stop_sequence_count = 0;
     params.selection = ILOTOKI_LLM_SELECT_ARGMAX;
     params.logits_for_all_prompt_tokens = false;
+    params.ticket = 0;
     return params;
 }
 
@@ -366,31 +428,13 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         }
         const ilotoki_llm_load_params load = params != nullptr ? *params : ilotoki_llm_default_load_params();
         const std::string file(path);
-        const auto check = ilotoki::check_model_file(file);
-        if (check.status != ILOTOKI_LLM_OK) throw CoreError{check.status, check.message};
-
-        ilotoki::install_llama_log();
-        ilotoki::clear_llama_errors();
+        check_structure(file);
 
         auto llm = std::make_unique<ilotoki_llm>();
         llm->path = file;
         auto model_params = llama_model_default_params();
         model_params.load_mode = LLAMA_LOAD_MODE_MMAP; // mmap on, mlock off: the system may page the weights
-        llm->model = llama_model_load_from_file(path, model_params);
-        if (llm->model == nullptr) {
-            std::string reason = ilotoki::first_llama_error();
-            const auto status = classify_load_failure(reason);
-            std::string message = "Could not load the model '" + file + "'";
-            if (status == ILOTOKI_LLM_ERROR_UNSUPPORTED_MODEL) {
-                message += ": its architecture is not supported by this version of ilo toki";
-            } else if (status == ILOTOKI_LLM_ERROR_OUT_OF_MEMORY) {
-                message += ": there is not enough memory";
-            } else {
-                message += ": the file is truncated or corrupt; delete it and download it again";
-            }
-            if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
-            throw CoreError{status, message + "."};
-        }
+        llm->model = load_model(file, model_params);
 
         llm->vocab = llama_model_get_vocab(llm->model);
         llm->vocabulary_size = llama_vocab_n_tokens(llm->vocab);
@@ -468,7 +512,7 @@ ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t
         try {
             if (!llm->next()) return ILOTOKI_LLM_DONE;
         } catch (...) {
-            llm->finish(ILOTOKI_LLM_FINISH_STOPPED);
+            llm->finish(ILOTOKI_LLM_FINISH_ERROR);
             throw;
         }
         *piece = llm->piece.data();
@@ -477,10 +521,20 @@ ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t
     });
 }
 
+uint64_t ilotoki_llm_reserve_ticket(ilotoki_llm *llm) {
+    if (llm == nullptr) return 0;
+    return llm->reserve_ticket();
+}
+
+void ilotoki_llm_request_stop(ilotoki_llm *llm) {
+    if (llm == nullptr) return;
+    llm->stopped_id.store(llm->issued_ticket.load());
+}
+
 void ilotoki_llm_stop(ilotoki_llm *llm) {
     if (llm == nullptr) return;
     try {
-        llm->stopped_id.store(llm->translation_id.load());
+        ilotoki_llm_request_stop(llm);
         // Wait for a running start or next to notice and return.
         std::lock_guard<std::mutex> lock(llm->run_mutex);
     } catch (...) {
@@ -490,9 +544,29 @@ void ilotoki_llm_stop(ilotoki_llm *llm) {
 
 ilotoki_llm_status ilotoki_llm_get_stats(const ilotoki_llm *llm, ilotoki_llm_stats *out) {
     if (llm == nullptr || out == nullptr) return ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
+    std::lock_guard<std::mutex> lock(llm->stats_mutex);
     *out = llm->stats;
-    if (llm->started && !llm->finished) out->major_page_faults = major_page_faults_so_far() - llm->page_faults_at_start;
+    if (out->finish_reason == ILOTOKI_LLM_FINISH_NONE && out->prompt_tokens > 0) {
+        out->major_page_faults = major_page_faults_so_far() - llm->page_faults_at_start;
+    }
     return ILOTOKI_LLM_OK;
+}
+
+ilotoki_llm_status ilotoki_llm_check_model(const char *path, char *error, size_t error_len) {
+    return guarded(error, error_len, [&]() -> ilotoki_llm_status {
+        if (path == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_check_model needs a path."};
+        const std::string file(path);
+        check_structure(file);
+        // The vocabulary is what a translation needs first; reading it (and not the weights)
+        // also proves the hyperparameters are complete.
+        auto model_params = llama_model_default_params();
+        model_params.vocab_only = true;
+        llama_model *model = load_model(file, model_params);
+        const int32_t tokens = llama_vocab_n_tokens(llama_model_get_vocab(model));
+        llama_model_free(model);
+        if (tokens <= 0) throw CoreError{ILOTOKI_LLM_ERROR_CORRUPT_MODEL, "The model '" + file + "' has no vocabulary."};
+        return ILOTOKI_LLM_OK;
+    });
 }
 
 ilotoki_llm_status ilotoki_llm_get_model_info(const ilotoki_llm *llm, ilotoki_llm_model_info *out) {
@@ -510,6 +584,7 @@ ilotoki_llm_status ilotoki_llm_get_model_info(const ilotoki_llm *llm, ilotoki_ll
 
 int32_t ilotoki_llm_generated_tokens(const ilotoki_llm *llm, int32_t *tokens, int32_t capacity) {
     if (llm == nullptr) return -1;
+    std::lock_guard<std::mutex> lock(llm->stats_mutex);
     const auto count = static_cast<int32_t>(llm->generated.size());
     if (tokens != nullptr && capacity > 0) {
         const int32_t copied = std::min(count, capacity);

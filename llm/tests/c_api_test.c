@@ -16,7 +16,100 @@ static int failures = 0;
         }                                                                           \
     } while (0)
 
-int main(void) {
+/* Writes `size` bytes of `path` to `copy`, to make a truncated model. */
+static int copy_prefix(const char *path, const char *copy, long size) {
+    FILE *in = fopen(path, "rb");
+    FILE *out = fopen(copy, "wb");
+    if (in == NULL || out == NULL) {
+        if (in) fclose(in);
+        if (out) fclose(out);
+        return 0;
+    }
+    char buffer[65536];
+    long left = size;
+    while (left > 0) {
+        size_t got = fread(buffer, 1, left < (long)sizeof buffer ? (size_t)left : sizeof buffer, in);
+        if (got == 0) break;
+        fwrite(buffer, 1, got, out);
+        left -= (long)got;
+    }
+    fclose(in);
+    fclose(out);
+    return left == 0;
+}
+
+/* With the test models (argv[1] = build/test-models): structural load checks, the reserved
+ * ticket that a stop reaches before start begins, and an error's own finish reason. */
+static void with_models(const char *directory) {
+    char error[512];
+    char tiny[1024], unknown[1024], truncated[1024];
+    snprintf(tiny, sizeof tiny, "%s/tiny.gguf", directory);
+    snprintf(unknown, sizeof unknown, "%s/unknown-architecture.gguf", directory);
+    snprintf(truncated, sizeof truncated, "%s/truncated-c-api-test.gguf", directory);
+
+    ilotoki_llm *llm = NULL;
+    EXPECT(ilotoki_llm_load(unknown, NULL, &llm, error, sizeof error) == ILOTOKI_LLM_ERROR_UNSUPPORTED_MODEL);
+    EXPECT(strstr(error, "ilotoki-unknown-architecture") != NULL);
+    EXPECT(ilotoki_llm_check_model(unknown, error, sizeof error) == ILOTOKI_LLM_ERROR_UNSUPPORTED_MODEL);
+    EXPECT(ilotoki_llm_check_model(tiny, error, sizeof error) == ILOTOKI_LLM_OK);
+
+    /* Half a file: the header reads, the weights are cut short. */
+    FILE *file = fopen(tiny, "rb");
+    EXPECT(file != NULL);
+    if (file == NULL) return;
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    fclose(file);
+    EXPECT(copy_prefix(tiny, truncated, size / 2));
+    EXPECT(ilotoki_llm_load(truncated, NULL, &llm, error, sizeof error) == ILOTOKI_LLM_ERROR_CORRUPT_MODEL);
+    EXPECT(strstr(error, "truncated") != NULL);
+    EXPECT(ilotoki_llm_check_model(truncated, error, sizeof error) == ILOTOKI_LLM_ERROR_CORRUPT_MODEL);
+    /* A header cut in the middle. */
+    EXPECT(copy_prefix(tiny, truncated, 64));
+    EXPECT(ilotoki_llm_load(truncated, NULL, &llm, error, sizeof error) == ILOTOKI_LLM_ERROR_CORRUPT_MODEL);
+    remove(truncated);
+
+    EXPECT(ilotoki_llm_load(tiny, NULL, &llm, error, sizeof error) == ILOTOKI_LLM_OK);
+    if (llm == NULL) return;
+
+    /* A stop that comes after the ticket was reserved but before start began ends that
+     * translation, with no work and no piece. */
+    ilotoki_llm_start_params start = ilotoki_llm_default_start_params();
+    start.ticket = ilotoki_llm_reserve_ticket(llm);
+    EXPECT(start.ticket != 0);
+    ilotoki_llm_stop(llm);
+    EXPECT(ilotoki_llm_start(llm, "Toki Pona: mi moku\nEnglish:", &start, error, sizeof error) == ILOTOKI_LLM_OK);
+    const char *piece = NULL;
+    size_t length = 0;
+    EXPECT(ilotoki_llm_next(llm, &piece, &length, error, sizeof error) == ILOTOKI_LLM_DONE);
+    ilotoki_llm_stats stats;
+    EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK);
+    EXPECT(stats.finish_reason == ILOTOKI_LLM_FINISH_STOPPED);
+    EXPECT(stats.prefill_ms == 0 && stats.generated_tokens == 0);
+
+    /* That stop does not reach the next translation. */
+    start = ilotoki_llm_default_start_params();
+    start.max_tokens = 4;
+    EXPECT(ilotoki_llm_start(llm, "Toki Pona: mi moku\nEnglish:", &start, error, sizeof error) == ILOTOKI_LLM_OK);
+    int pieces = 0;
+    ilotoki_llm_status status;
+    while ((status = ilotoki_llm_next(llm, &piece, &length, error, sizeof error)) == ILOTOKI_LLM_OK) pieces += 1;
+    EXPECT(status == ILOTOKI_LLM_DONE);
+    EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK);
+    EXPECT(stats.finish_reason != ILOTOKI_LLM_FINISH_STOPPED);
+    EXPECT(stats.generated_tokens > 0);
+
+    /* request_stop returns at once and ends the reserved translation the same way. */
+    start = ilotoki_llm_default_start_params();
+    start.ticket = ilotoki_llm_reserve_ticket(llm);
+    ilotoki_llm_request_stop(llm);
+    EXPECT(ilotoki_llm_start(llm, "Toki Pona: mi moku\nEnglish:", &start, error, sizeof error) == ILOTOKI_LLM_OK);
+    EXPECT(ilotoki_llm_next(llm, &piece, &length, error, sizeof error) == ILOTOKI_LLM_DONE);
+    EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK && stats.finish_reason == ILOTOKI_LLM_FINISH_STOPPED);
+    ilotoki_llm_free(llm);
+}
+
+int main(int argc, char **argv) {
     char error[512];
     ilotoki_llm *llm = (ilotoki_llm *)1;
 
@@ -52,6 +145,12 @@ int main(void) {
     EXPECT(ilotoki_llm_performance_core_count() >= 1);
     EXPECT(strlen(ilotoki_llm_backend_version()) > 0);
     EXPECT(strcmp(ilotoki_llm_status_name(ILOTOKI_LLM_ERROR_NOT_GGUF), "not a GGUF file") == 0);
+    EXPECT(ilotoki_llm_reserve_ticket(NULL) == 0);
+    ilotoki_llm_request_stop(NULL);
+    EXPECT(ilotoki_llm_check_model(NULL, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_ARGUMENT);
+    EXPECT(ilotoki_llm_check_model("/nonexistent/model.gguf", error, sizeof error) == ILOTOKI_LLM_ERROR_FILE_NOT_FOUND);
+
+    if (argc > 1) with_models(argv[1]);
 
     if (failures > 0) {
         fprintf(stderr, "c_api_test: %d failure(s)\n", failures);
