@@ -50,8 +50,8 @@ do {
         switch event {
         case .started(let offset, let total): print("started \(offset) \(total.map(String.init) ?? "?")")
         case .progress(let progress): print("progress \(progress.bytes) \(Int(progress.bytesPerSecond))")
-        case .retrying(let attempt, let reason): print("retrying \(attempt) \(reason)")
-        case .verifying: print("verifying")
+        case .stalled(let attempt, let reason): print("stalled \(attempt) \(reason)")
+        case .verifying(let sha256Known): print(sha256Known ? "verifying size and sha256" : "verifying size (no sha256 to compare with)")
         case .paused(let progress):
             print("paused \(progress.bytes)")
             exit(130)

@@ -36,17 +36,73 @@ public struct InstalledFile: Equatable, Sendable {
 }
 
 /// What a download reports as it goes.
+///
+/// Every download, live or scripted, reports in one order (`DownloadEventOrder` checks it):
+///
+///     download := failed
+///               | started (progress | stalled)* ending
+///     ending   := paused | failed | verifying (installed | failed)
+///
+/// where `failed` is the event stream ending with an error (a `DownloadError`). So a front
+/// end can trust that nothing follows `installed`, `paused` or a failure, and that no
+/// progress arrives once `verifying` was said.
 public enum DownloadEvent: Equatable, Sendable {
-    /// A transfer attempt began at this offset.
+    /// The download began, with this many bytes already in the `.part` file; the size when known.
     case started(offset: Int64, total: Int64?)
     /// Bytes arrived.
     case progress(DownloadProgress)
-    /// The connection dropped after moving bytes; the download goes on after a pause.
-    case retrying(attempt: Int, reason: String)
-    /// All bytes are here; checking size and sha256.
-    case verifying
+    /// The connection dropped or went quiet after moving bytes; the download goes on by
+    /// itself after a pause (this is attempt number `attempt`).
+    case stalled(attempt: Int, reason: String)
+    /// All bytes are here; checking size and sha256 (`sha256Known` is false when there is no
+    /// sha256 to compare with, and only the size is checked).
+    case verifying(sha256Known: Bool)
     /// Paused: the `.part` file is kept and a later download resumes from it.
     case paused(DownloadProgress)
     /// Verified and in place. The last event.
     case installed(InstalledFile)
+}
+
+/// Checks that download events come in the order `DownloadEvent` documents. Tests run it
+/// over the live downloader and the scripted one alike.
+public struct DownloadEventOrder: Sendable {
+    /// An event where the order does not allow it.
+    public struct Violation: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    private enum Place: Sendable {
+        case beforeStart, transferring, verifying, ended
+    }
+
+    private var place = Place.beforeStart
+    /// The events seen so far.
+    public private(set) var events: [DownloadEvent] = []
+
+    public init() {}
+
+    /// Takes the next event.
+    public mutating func accept(_ event: DownloadEvent) throws {
+        events.append(event)
+        switch (place, event) {
+        case (.beforeStart, .started): place = .transferring
+        case (.transferring, .progress), (.transferring, .stalled): break
+        case (.transferring, .paused): place = .ended
+        case (.transferring, .verifying): place = .verifying
+        case (.verifying, .installed): place = .ended
+        default: throw Violation(description: "\(event) cannot come after \(events.dropLast().last.map { "\($0)" } ?? "nothing")")
+        }
+    }
+
+    /// Takes the end of the stream: `failure` is the error it ended with, if any.
+    public mutating func end(failure: Error?) throws {
+        if failure != nil {
+            guard place != .ended else { throw Violation(description: "a failure after \(events.last.map { "\($0)" } ?? "nothing")") }
+            place = .ended
+            return
+        }
+        guard place == .ended else {
+            throw Violation(description: "the events ended after \(events.last.map { "\($0)" } ?? "nothing"), without installed, paused or a failure")
+        }
+    }
 }

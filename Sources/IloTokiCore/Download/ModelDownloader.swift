@@ -206,6 +206,8 @@ private final class DownloadJob: @unchecked Sendable {
             try truncate()
             metadata = PartMetadata()
         }
+        continuation.yield(.started(offset: currentSize(), total: knownTotal))
+        meter.withLock { $0.reset(bytes: currentSize()) }
 
         defer { transferSession.invalidate() }
         do {
@@ -213,6 +215,11 @@ private final class DownloadJob: @unchecked Sendable {
         } catch is CancellationError {
             continuation.yield(.paused(progress(bytes: currentSize())))
             return
+        } catch {
+            // A download that failed before its first byte leaves nothing behind: no empty
+            // `.part` for the model list to show as "partial 0 %".
+            if currentSize() == 0 { discardPart() }
+            throw error
         }
         try await verifyAndInstall()
     }
@@ -230,17 +237,30 @@ private final class DownloadJob: @unchecked Sendable {
         let ticker = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
-                guard let self else { return }
+                guard !Task.isCancelled, let self else { return }
                 self.reportProgress(self.currentSize(), evenIfRecent: true)
             }
         }
-        defer { ticker.cancel() }
+        // The ticker is over before anything that follows the transfer (verifying, paused, a
+        // failure) is reported, so no progress can arrive after it.
+        do {
+            try await transferWindows()
+        } catch {
+            ticker.cancel()
+            await ticker.value
+            throw error
+        }
+        ticker.cancel()
+        await ticker.value
+    }
+
+    private func transferWindows() async throws {
         var attempt = 0
         var failuresInARow = 0
         var serverFaultsInARow = 0
         var restartsFrom416 = 0
         var useRange = true
-        var announce = true
+        var restarted = false
         var window = configuration.windowBytes
         let clock = ContinuousClock()
         while true {
@@ -249,10 +269,9 @@ private final class DownloadJob: @unchecked Sendable {
             if let total = knownTotal, offset == total { return }
             attempt += 1
             let from = useRange ? offset : 0
-            if announce {
-                continuation.yield(.started(offset: from, total: knownTotal))
+            if restarted {
                 meter.withLock { $0.reset(bytes: from) }
-                announce = false
+                restarted = false
             }
 
             let started = clock.now
@@ -274,8 +293,8 @@ private final class DownloadJob: @unchecked Sendable {
                 guard result.written > 0 else { throw failure(reason: reason, code: code) }
                 serverFaultsInARow = 0
                 failuresInARow = result.written >= 4 << 20 ? 1 : failuresInARow + 1
-                continuation.yield(.retrying(attempt: attempt, reason: reason.isEmpty ? "connection dropped" : reason))
-                announce = true
+                continuation.yield(.stalled(attempt: attempt, reason: reason.isEmpty ? "connection dropped" : reason))
+                restarted = true
                 try await Task.sleep(for: backoff(failuresInARow))
             case .rangeIgnored, .wrongOffset:
                 // A server fault, not a failed attempt: drop the response and ask again; if
@@ -287,7 +306,7 @@ private final class DownloadJob: @unchecked Sendable {
                 }
                 if serverFaultsInARow >= 2 {
                     useRange = false
-                    announce = true
+                    restarted = true
                 }
             case .rangeNotSatisfiable:
                 // Nothing after our offset: the file is complete, or it changed and is shorter.
@@ -297,7 +316,7 @@ private final class DownloadJob: @unchecked Sendable {
                 metadata = PartMetadata()
                 try? FileManager.default.removeItem(at: metadataURL)
                 restartsFrom416 += 1
-                announce = true
+                restarted = true
                 if restartsFrom416 > 2 {
                     throw DownloadError.serverMisbehaving(url: request.url.absoluteString, reason: "416 for every range")
                 }
@@ -411,7 +430,8 @@ private final class DownloadJob: @unchecked Sendable {
     // MARK: - Verification
 
     private func verifyAndInstall() async throws {
-        continuation.yield(.verifying)
+        let pinned = request.expectedSHA256 ?? metadata.linkedEtag.flatMap { Self.isSHA256($0) ? $0.lowercased() : nil }
+        continuation.yield(.verifying(sha256Known: pinned != nil))
         guard let descriptor = lock?.descriptor else { throw CancellationError() }
         let size = currentSize()
         let expectedSize = knownTotal ?? size
@@ -423,8 +443,7 @@ private final class DownloadJob: @unchecked Sendable {
             throw DownloadError.cannotWrite(part.path, reason: String(cString: strerror(errno)))
         }
         let actual = try await SHA256.hashInBackground(fileAt: part)
-        let expected = request.expectedSHA256 ?? metadata.linkedEtag.flatMap { Self.isSHA256($0) ? $0.lowercased() : nil }
-        if let expected, expected != actual {
+        if let expected = pinned, expected != actual {
             discardPart()
             throw DownloadError.checksumMismatch(file: request.destination.lastPathComponent, expected: expected, actual: actual)
         }

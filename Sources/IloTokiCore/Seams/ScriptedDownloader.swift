@@ -27,6 +27,7 @@ public final class ScriptedDownloader: ModelDownloading {
             downloads.append(Download(request: request, continuation: continuation))
             return downloads.count - 1
         }
+        continuation.yield(.started(offset: 0, total: request.expectedBytes))
         return ModelDownload(events: stream) { [self] in
             let paused: (AsyncThrowingStream<DownloadEvent, Error>.Continuation, Int64, Int64?)? = state.withLock { downloads in
                 guard !downloads[index].finished else { return nil }
@@ -37,6 +38,15 @@ public final class ScriptedDownloader: ModelDownloading {
             continuation.yield(.paused(DownloadProgress(bytes: bytes, total: total, bytesPerSecond: 0)))
             continuation.finish()
         }
+    }
+
+    /// Reports that the latest download's connection dropped; it goes on by itself.
+    public func stall(reason: String = "connection dropped") {
+        let target = state.withLock { downloads -> AsyncThrowingStream<DownloadEvent, Error>.Continuation? in
+            guard let last = downloads.indices.last, !downloads[last].finished else { return nil }
+            return downloads[last].continuation
+        }
+        target?.yield(.stalled(attempt: 1, reason: reason))
     }
 
     /// Reports progress on the latest download.
@@ -56,8 +66,13 @@ public final class ScriptedDownloader: ModelDownloading {
             downloads[last].finished = true
             return downloads[last]
         }) else { return }
-        try contents.write(to: download.request.destination)
-        download.continuation.yield(.verifying)
+        download.continuation.yield(.verifying(sha256Known: download.request.expectedSHA256 != nil))
+        do {
+            try contents.write(to: download.request.destination)
+        } catch {
+            download.continuation.finish(throwing: DownloadError.cannotWrite(download.request.destination.path, reason: error.localizedDescription))
+            throw error
+        }
         download.continuation.yield(
             .installed(InstalledFile(url: download.request.destination, bytes: Int64(contents.count), sha256: SHA256.hex(of: contents))))
         download.continuation.finish()
