@@ -122,15 +122,27 @@ struct CommandContext: Sendable {
     /// Opens the store and prepares the app model the way the apps start (orphan sweep,
     /// settings, history), so the command line and the apps never disagree about what is
     /// installed. Notices (a damaged file set aside) go to standard error.
+    /// - Parameter needsHome: whether the command cannot work without the home directory;
+    ///   translating a file named with `--model` can (then nothing is kept, and a note says so).
+    /// - Throws: the store's error when the home cannot be used and the command needs it.
     @MainActor
-    func prepareModel(keeping: [URL] = [], threads: Int? = nil) throws -> TranslatorModel {
-        let store = try ModelStore(directories: directories)
+    func prepareModel(keeping: [URL] = [], threads: Int? = nil, needsHome: Bool = true) throws -> TranslatorModel {
+        let store = ModelStore(directories: directories)
+        if needsHome { try store.requireHome() }
         var options = Engine.Options()
         options.threads = threads
         let model = TranslatorModel(store: store, engineLoader: LiveEngineLoader(options: options), endpoint: endpoint)
         model.prepare(keeping: keeping)
-        for notice in model.notices { console.err("note: \(notice)\n") }
+        reportNotices(of: model, after: 0)
         return model
+    }
+
+    /// Writes the model's notices from `after` on to standard error; returns how many there are now.
+    @MainActor
+    @discardableResult
+    func reportNotices(of model: TranslatorModel, after: Int) -> Int {
+        for notice in model.notices.dropFirst(after) { console.err("note: \(notice)\n") }
+        return model.notices.count
     }
 }
 

@@ -111,8 +111,9 @@ struct ModelsCommand {
                 case .started(let offset, _):
                     if offset > 0 { bar.note("resuming at \(ByteCountFormatter.string(fromByteCount: offset, countStyle: .file))") }
                 case .progress(let progress): bar.show(progress)
-                case .retrying(_, let reason): bar.note("connection dropped (\(reason)); retrying")
-                case .verifying: bar.note("verifying sha256")
+                case .stalled(_, let reason): bar.note("connection dropped (\(reason)); retrying")
+                case .verifying(let sha256Known):
+                    bar.note(sha256Known ? "verifying size and sha256" : "verifying size only: neither the catalog nor the server gives a sha256 to compare with")
                 case .paused(let progress):
                     bar.finish()
                     let percent = Int((progress.fraction ?? 0) * 100)
@@ -157,7 +158,7 @@ struct ModelsCommand {
         }
         let format = try TranslateCommand.format(formatName, command: "models add")
         let model = try context.prepareModel()
-        let added = try model.addSideloadedModel(path: arguments.operands[0], name: arguments.value("--name"), format: format)
+        let added = try await model.addSideloadedModel(path: arguments.operands[0], name: arguments.value("--name"), format: format)
         console.out("Added \(added.name) as \(added.id). Translate with it: ilotoki translate --model \(added.id) TEXT\n")
         return CLI.Status.ok
     }

@@ -49,14 +49,17 @@ struct TranslateCommand {
         }
         let format = try Self.format(arguments.value("--format"), command: "translate")
         let modelFile = arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? URL(fileURLWithPath: $0) : nil }
-        let model = try context.prepareModel(keeping: modelFile.map { [$0] } ?? [], threads: threads)
+        let model = try context.prepareModel(keeping: modelFile.map { [$0] } ?? [], threads: threads, needsHome: modelFile == nil)
+        let reported = model.notices.count
         try await loadModel(model, format: format)
         do {
             let status = try await translate(with: model, fixed: fixed)
             await model.flushWrites()  // the history reaches the disk before the process ends
+            context.reportNotices(of: model, after: reported)
             return status
         } catch {
             await model.flushWrites()
+            context.reportNotices(of: model, after: reported)
             throw error
         }
     }

@@ -264,8 +264,9 @@ public final class AppWindow {
     }
 
     private func flipScript() {
-        if !Fonts.has(model.settings.sitelenPonaFont) && model.tokiPonaScript == .latin {
-            setText(notice, strings(.sitelenFontMissing, model.settings.sitelenPonaFont))
+        let family = model.settings.sitelenPonaFamily(isInstalled: Fonts.has)
+        if !Fonts.has(family) && model.tokiPonaScript == .latin {
+            setText(notice, strings(.sitelenFontMissing, family))
             notice.setVisible(true)
             return
         }
@@ -282,6 +283,8 @@ public final class AppWindow {
     /// Shows one of the app's places.
     public func show(_ place: Place) {
         self.place = place
+        // Entries the command line added while the app ran appear when the history is shown.
+        if place == .history { model.refreshHistory() }
         gtk_stack_set_visible_child_name(cast(stack), place.rawValue)
         if place == .main { gtk_widget_grab_focus(sourceView) }
         render()
@@ -354,7 +357,7 @@ public final class AppWindow {
         case .dark: palette = .dark
         case .system: palette = AppWindow.systemPrefersDark ? .dark : .light
         }
-        let css = Stylesheet.css(palette: palette, sitelenPonaFont: model.settings.sitelenPonaFont)
+        let css = Stylesheet.css(palette: palette, sitelenPonaFont: model.settings.sitelenPonaFamily(isInstalled: Fonts.has))
         guard css != appliedCSS else { return }
         appliedCSS = css
         gtk_css_provider_load_from_data(provider, css, -1)

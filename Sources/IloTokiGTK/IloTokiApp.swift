@@ -139,12 +139,12 @@ public enum IloTokiApp {
     public static func makeModel(options: Options, environment: [String: String]) throws -> TranslatorModel {
         if options.demo {
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("ilotoki-demo-\(UUID().uuidString)")
-            let store = try ModelStore(directories: AppDirectories(home: home))
+            let store = ModelStore(directories: AppDirectories(home: home))
             return TranslatorModel(
                 store: store, engineLoader: ScriptedEngineLoader { _ in Demo.engine() }, downloader: ScriptedDownloader(),
                 availableMemory: { 1 << 40 })
         }
-        let store = try ModelStore(directories: .standard(environment: environment))
+        let store = ModelStore(directories: .standard(environment: environment))
         return TranslatorModel(store: store, endpoint: environment["HF_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 })
     }
 

@@ -269,13 +269,17 @@ final class Pages {
             let file = gtk_file_chooser_get_file(chooser)
             guard let file, let path = g_file_get_path(file) else { return }
             defer { g_free(path) }
-            do {
-                try self.model.addSideloadedModel(path: String(cString: path), name: nil, format: format)
-                self.shown[.models] = nil
-                self.render(.models)
-            } catch {
-                let message = label(error.localizedDescription, classes: ["quiet"])
-                if let list = self.lists[.models] { append(list, self.padded(message)) }
+            let modelPath = String(cString: path)
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                do {
+                    try await self.model.addSideloadedModel(path: modelPath, name: nil, format: format)
+                    self.shown[.models] = nil
+                    self.render(.models)
+                } catch {
+                    let message = label(error.localizedDescription, classes: ["quiet"])
+                    if let list = self.lists[.models] { append(list, self.padded(message)) }
+                }
             }
         }
         gtk_native_dialog_show(UnsafeMutablePointer<GtkNativeDialog>(chooser))
@@ -300,15 +304,16 @@ final class Pages {
         let font = card()
         append(font, label(strings[.sitelenFont], classes: ["quiet"]))
         let entry = gtk_entry_new()!
-        gtk_editable_set_text(OpaquePointer(entry), settings.sitelenPonaFont)
+        gtk_editable_set_text(OpaquePointer(entry), settings.sitelenPonaFamily(isInstalled: Fonts.has))
         entry.accessibleLabel(strings[.sitelenFont])
         connect(gpointerOf(entry), "activate") { [weak self] in
+            // An empty name goes back to the font that comes with the app.
             let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
-            if !text.isEmpty { self?.model.setSitelenPonaFont(text) }
+            self?.model.setSitelenPonaFont(text == AppSettings.bundledSitelenPonaFont ? nil : text)
         }
         append(font, entry)
-        if !Fonts.has(settings.sitelenPonaFont) {
-            append(font, label(strings(.sitelenFontMissing, settings.sitelenPonaFont), classes: ["quiet"]))
+        if let missing = settings.missingSitelenPonaFont(isInstalled: Fonts.has) {
+            append(font, label(strings(.sitelenFontMissing, missing), classes: ["quiet"]))
         }
         append(list, font)
     }

@@ -23,7 +23,7 @@ import Testing
             url: URL(string: "https://huggingface.co/test/gemma/resolve/main/\(name)")!, bytes: Int64(size),
             format: .sourceTarget, deprecated: false, sha256: nil)
         let home = TemporaryDirectory("end-to-end")
-        let store = try ModelStore(directories: AppDirectories(home: home.url), catalog: ModelCatalog(entries: [entry]))
+        let store = ModelStore(directories: AppDirectories(home: home.url), catalog: ModelCatalog(entries: [entry]))
         var configuration = ModelDownloader.Configuration()
         configuration.retryDelay = .milliseconds(10)
         let model = TranslatorModel(

@@ -19,15 +19,17 @@ import Testing
     let home = TemporaryDirectory("store")
     var directories: AppDirectories { AppDirectories(home: home.url) }
 
-    func store() throws -> ModelStore { try ModelStore(directories: directories, catalog: Self.catalog) }
+    func store() throws -> ModelStore { ModelStore(directories: directories, catalog: Self.catalog) }
 
     func write(_ bytes: Int, to url: URL) throws {
         try Data(repeating: 0x47, count: bytes).write(to: url)
     }
 
-    @Test func directoriesAreUserOnly() throws {
-        _ = try store()
-        for url in [directories.home, directories.models] {
+    @Test func missingDirectoriesAreMadeUserOnly() throws {
+        let fresh = AppDirectories(home: home.url.appendingPathComponent("new/ilotoki"))
+        let store = ModelStore(directories: fresh, catalog: Self.catalog)
+        #expect(store.homeProblem == nil)
+        for url in [fresh.home, fresh.models] {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
         }
@@ -158,7 +160,7 @@ import Testing
         try "{ not json".write(to: directories.sideloadedFile, atomically: true, encoding: .utf8)
         #expect(try store().sideloadedModels().isEmpty)
         let names = try FileManager.default.contentsOfDirectory(atPath: directories.home.path)
-        #expect(names.contains { $0.hasPrefix("sideloaded.json.corrupt-") })
+        #expect(names.contains { $0.hasPrefix("sideloaded.json.damaged-") })
     }
 }
 

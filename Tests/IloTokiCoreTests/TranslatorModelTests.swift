@@ -22,7 +22,7 @@ import Testing
     let downloader = ScriptedDownloader()
 
     func store() throws -> ModelStore {
-        try ModelStore(directories: AppDirectories(home: home.url), catalog: Self.catalog)
+        ModelStore(directories: AppDirectories(home: home.url), catalog: Self.catalog)
     }
 
     func install(_ entry: CatalogEntry) throws {
@@ -399,11 +399,11 @@ import Testing
         #expect(model.settings == AppSettings())
         #expect(model.notices.count == 2)
         let names = try FileManager.default.contentsOfDirectory(atPath: directories.home.path)
-        #expect(names.contains { $0.hasPrefix("settings.json.corrupt-") })
-        #expect(names.contains { $0.hasPrefix("history.json.corrupt-") })
+        #expect(names.contains { $0.hasPrefix("settings.json.damaged-") })
+        #expect(names.contains { $0.hasPrefix("history.json.damaged-") })
         // And the app writes fresh files from here on.
         model.setKeepHistory(false)
         await model.flushWrites()
-        #expect(SettingsStore(url: directories.settingsFile).load().problem == nil)
+        #expect(SettingsStore(url: directories.settingsFile).load().problems.isEmpty)
     }
 }

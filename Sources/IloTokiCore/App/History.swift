@@ -37,9 +37,12 @@ public struct History: Equatable, Sendable {
         trim()
     }
 
-    /// Adds a finished translation at the top.
+    /// Adds a finished translation: at the top, or further down when another process
+    /// recorded a newer one first (the history stays newest first).
     public mutating func add(_ entry: HistoryEntry) {
-        entries.insert(entry, at: 0)
+        guard !entries.contains(where: { $0.id == entry.id }) else { return }
+        let index = entries.firstIndex { $0.date <= entry.date } ?? entries.endIndex
+        entries.insert(entry, at: index)
         trim()
     }
 
@@ -75,21 +78,47 @@ public struct History: Equatable, Sendable {
     }
 }
 
-/// Reads and writes `history.json` (user-only permissions, atomic writes).
+/// Reads and changes `history.json` (user-only permissions, atomic writes), safely shared
+/// by every process on the device: a change is applied to what is on disk now, under a lock,
+/// so two processes translating at once both keep their entries.
 public struct HistoryStore: Sendable {
     public let url: URL
+    var file: SharedFile<History>
 
     public init(url: URL) {
         self.url = url
+        file = SharedFile(
+            url: url,
+            decode: { data in
+                // One damaged entry does not take the others with it: they are kept, and the
+                // file is moved aside so the damaged one can still be recovered.
+                let entries = try JSONFile.decoder.decode([Lenient<HistoryEntry>].self, from: data)
+                let readable = entries.compactMap(\.element)
+                let unreadable = entries.count - readable.count
+                return .init(
+                    value: History(entries: readable),
+                    lost: unreadable == 0 ? nil : "\(unreadable) of its \(entries.count) entries could not be read")
+            },
+            encode: { try JSONFile.encoder.encode($0.entries) })
     }
 
     /// The history, or an empty one; a damaged file is moved aside and reported in `problem`.
     public func load() -> (history: History, problem: String?) {
-        let read = JSONFile.read([HistoryEntry].self, from: url)
-        return (History(entries: read.value ?? []), read.problem)
+        let contents = file.read()
+        return (contents.value ?? History(), contents.problem)
     }
 
-    public func save(_ history: History) throws {
-        try JSONFile.write(history.entries, to: url)
+    /// Applies `change` to the history on disk now, and writes it back.
+    /// - Returns: the history as written (this process's change merged with every other's),
+    ///   and a problem found on the way (a damaged file set aside).
+    /// - Throws: `StoreError` when the file cannot be written, or is damaged and cannot be kept.
+    @discardableResult
+    public func update(_ change: (inout History) -> Void) throws -> (history: History, problem: String?) {
+        let result = try file.update { current in
+            var history = current ?? History()
+            change(&history)
+            return history
+        }
+        return (result.value, result.problem)
     }
 }

@@ -137,6 +137,10 @@ public final class TranslatorModel {
     @ObservationIgnored private var download: ModelDownload?
     @ObservationIgnored private var downloadTask: Task<Void, Never>?
     @ObservationIgnored private var settingSourceQuietly = false
+    /// Changes to history and settings not yet on disk: the merged result of a write is shown
+    /// only when no later change of this process is still on its way.
+    @ObservationIgnored private var pendingHistoryChanges = 0
+    @ObservationIgnored private var pendingSettingsChanges = 0
 
     /// - Parameters:
     ///   - store: where models live.
@@ -213,12 +217,16 @@ public final class TranslatorModel {
     /// The part of launching that every front end shares, without loading a model (the
     /// command line's `models` and `history` need no model): the orphan sweep, settings, history.
     public func prepare(keeping: [URL] = []) {
+        if let homeProblem = store.homeProblem {
+            note(homeProblem.localizedDescription + " Nothing is kept: no history, no settings.")
+        }
         store.sweepOrphans(keeping: keeping)
-        let (settings, settingsProblem) = settingsStore.load()
+        let (settings, settingsProblems) = settingsStore.load()
         let (history, historyProblem) = historyStore.load()
         self.settings = settings
         self.history = history
-        notices += [settingsProblem, historyProblem].compactMap { $0 }
+        settingsProblems.forEach(note)
+        if let historyProblem { note(historyProblem) }
         direction = settings.lastDirection
         selectedModel = settings.selectedModelID.flatMap(store.choice(id:)) ?? store.catalog.defaultEntry.map(ModelChoice.catalog)
         modelState = idleStateWithoutModel()
@@ -261,12 +269,11 @@ public final class TranslatorModel {
     /// unloaded first); one that is not keeps the current model translating until it is downloaded.
     public func selectModel(id: String) async {
         guard let choice = store.choice(id: id) else {
-            notices.append(StoreError.unknownModel(id).localizedDescription)
+            note(StoreError.unknownModel(id).localizedDescription)
             return
         }
         selectedModel = choice
-        settings.selectedModelID = id
-        saveSettings()
+        changeSettings { $0.selectedModelID = id }
         if store.isAvailable(choice) {
             await load(choice)
         } else if engine == nil {
@@ -275,9 +282,11 @@ public final class TranslatorModel {
     }
 
     /// Deletes a catalog model's file (and any partial download), or forgets a sideloaded one.
+    /// A download of it in this process is stopped first, and waited for; one in another
+    /// process makes the delete refuse, with a notice.
     public func deleteModel(id: String) async {
         guard let choice = store.choice(id: id) else { return }
-        if activeDownload?.entry.id == id { stopDownloadTask() }
+        if activeDownload?.entry.id == id { await stopDownloadTask() }
         if loadedModel?.id == id { unload() }
         do {
             switch choice {
@@ -285,7 +294,7 @@ public final class TranslatorModel {
             case .sideloaded(let model): try store.removeSideloaded(id: model.id)
             }
         } catch {
-            notices.append(error.localizedDescription)
+            note(error.localizedDescription)
         }
         if engine == nil {
             if let other = store.installedEntries().first {
@@ -296,10 +305,17 @@ public final class TranslatorModel {
         }
     }
 
-    /// Adds a model file from elsewhere on the device.
+    /// Adds a model file from elsewhere on the device, once it has proved it can translate:
+    /// a file of an architecture this build cannot run, or without a readable vocabulary, is
+    /// refused (it would otherwise become the model every later translation fails with).
+    /// - Throws: `StoreError.notAModelFile`, or the engine's error naming what is wrong.
     @discardableResult
-    public func addSideloadedModel(path: String, name: String?, format: PromptFormat) throws -> SideloadedModel {
-        try store.addSideloaded(path: path, name: name, format: format)
+    public func addSideloadedModel(path: String, name: String?, format: PromptFormat) async throws -> SideloadedModel {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.notAModelFile(path, reason: "there is no such file")
+        }
+        try await engineLoader.check(path: path)
+        return try store.addSideloaded(path: path, name: name, format: format)
     }
 
     /// Loads the selected model again after a failure.
@@ -352,8 +368,7 @@ public final class TranslatorModel {
 
     /// Records that the user has seen and accepted the model licence.
     public func acceptModelLicence() {
-        settings.acceptedModelLicence = true
-        saveSettings()
+        changeSettings { $0.acceptedModelLicence = true }
     }
 
     /// Starts (or resumes) downloading the model the slab offers.
@@ -369,17 +384,19 @@ public final class TranslatorModel {
     @discardableResult
     public func startDownload(_ entry: CatalogEntry) -> Bool {
         guard settings.acceptedModelLicence else { return false }
-        stopDownloadTask()
+        abandonDownloadTask()
         let partial: Int64 = if case .partial(let bytes) = store.state(of: entry) { bytes } else { 0 }
         let progress = DownloadProgress(bytes: partial, total: entry.bytes, bytesPerSecond: 0)
         activeDownload = DownloadStatus(entry: entry, phase: .running(progress))
         if engine == nil { modelState = .downloading(progress) }
         let handle = downloader.start(DownloadRequest(entry: entry, store: store, endpoint: endpoint))
         download = handle
+        // The task reads the events to their end, even once this download is no longer the
+        // one shown: its end is when the download has let go of its files.
         downloadTask = Task { [weak self] in
             do {
                 for try await event in handle.events {
-                    guard let self, self.download === handle else { return }
+                    guard let self, self.download === handle else { continue }
                     await self.apply(event, for: entry)
                 }
             } catch {
@@ -397,19 +414,32 @@ public final class TranslatorModel {
     }
 
     /// Stops the download and deletes what was downloaded.
-    public func cancelDownload() {
+    public func cancelDownload() async {
         guard let entry = activeDownload?.entry else { return }
-        stopDownloadTask()
-        try? store.delete(entry)
+        await stopDownloadTask()
+        do {
+            try store.delete(entry)
+        } catch {
+            note(error.localizedDescription)
+        }
         if engine == nil { modelState = idleStateWithoutModel() }
     }
 
-    private func stopDownloadTask() {
+    /// Pauses the download, forgets it, and returns once it has let go of its files.
+    private func stopDownloadTask() async {
+        let task = abandonDownloadTask()
+        await task?.value
+    }
+
+    /// Pauses the download and forgets it, without waiting for it to end.
+    @discardableResult
+    private func abandonDownloadTask() -> Task<Void, Never>? {
+        let task = downloadTask
         download?.pause()
         download = nil
-        downloadTask?.cancel()
         downloadTask = nil
         activeDownload = nil
+        return task
     }
 
     private func apply(_ event: DownloadEvent, for entry: CatalogEntry) async {
@@ -421,7 +451,7 @@ public final class TranslatorModel {
         case .progress(let progress):
             activeDownload?.phase = .running(progress)
             if engine == nil { modelState = .downloading(progress) }
-        case .retrying:
+        case .stalled:
             break
         case .verifying:
             activeDownload?.phase = .verifying
@@ -436,8 +466,7 @@ public final class TranslatorModel {
             // The new model is used if it is the chosen one, or if there was none to translate with.
             if selectedModel?.id == entry.id || engine == nil {
                 selectedModel = .catalog(entry)
-                settings.selectedModelID = entry.id
-                saveSettings()
+                changeSettings { $0.selectedModelID = entry.id }
                 await load(.catalog(entry))
             }
         }
@@ -559,8 +588,7 @@ public final class TranslatorModel {
     public func setDirection(_ direction: TranslationDirection) {
         guard direction != self.direction else { return }
         self.direction = direction
-        settings.lastDirection = direction
-        saveSettings()
+        changeSettings { $0.lastDirection = direction }
     }
 
     /// Picks the language on the other side of Toki Pona.
@@ -586,25 +614,36 @@ public final class TranslatorModel {
     // MARK: - History
 
     private func record(_ entry: HistoryEntry) {
-        guard settings.keepHistory, !entry.result.isEmpty else { return }
-        history.add(entry)
-        saveHistory()
+        guard settings.keepHistory, store.homeProblem == nil, !entry.result.isEmpty else { return }
+        changeHistory { $0.add(entry) }
     }
 
     public func setOlin(_ olin: Bool, for id: UUID) {
-        history.setOlin(olin, for: id)
-        saveHistory()
+        changeHistory { $0.setOlin(olin, for: id) }
     }
 
     public func removeHistoryEntry(_ id: UUID) {
-        history.remove(id)
-        saveHistory()
+        changeHistory { $0.remove(id) }
     }
 
     /// Clears the history but the favourites.
     public func clearHistory() {
-        history.clear()
-        saveHistory()
+        changeHistory { $0.clear() }
+    }
+
+    /// Reads the history again, with what other processes (the command line while the app
+    /// runs) added since: for a front end about to show it.
+    public func refreshHistory() {
+        let store = historyStore
+        writer.async { [weak self] in
+            let (history, problem) = store.load()
+            Task { @MainActor in
+                guard let self else { return }
+                if let problem { self.note(problem) }
+                // A change of this process still on its way is shown when its write returns.
+                if self.pendingHistoryChanges == 0 { self.history = history }
+            }
+        }
     }
 
     /// Puts a history entry back on the plates.
@@ -621,23 +660,22 @@ public final class TranslatorModel {
     // MARK: - Settings
 
     public func setKeepHistory(_ keep: Bool) {
-        settings.keepHistory = keep
-        saveSettings()
+        changeSettings { $0.keepHistory = keep }
     }
 
     public func setTranslateAsYouType(_ enabled: Bool) {
-        settings.translateAsYouType = enabled
-        saveSettings()
+        changeSettings { $0.translateAsYouType = enabled }
     }
 
     public func setTheme(_ theme: AppSettings.Theme) {
-        settings.theme = theme
-        saveSettings()
+        changeSettings { $0.theme = theme }
     }
 
-    public func setSitelenPonaFont(_ family: String) {
-        settings.sitelenPonaFont = family
-        saveSettings()
+    /// Chooses the font that draws sitelen pona; `nil` (or an empty name) goes back to the
+    /// one that comes with the app.
+    public func setSitelenPonaFont(_ family: String?) {
+        let family = family.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        changeSettings { $0.sitelenPonaFont = family }
     }
 
     public func dismissNotice(at index: Int) {
@@ -645,28 +683,65 @@ public final class TranslatorModel {
         notices.remove(at: index)
     }
 
+    /// Adds a notice, once: the same thing is not said twice while it is still shown.
+    private func note(_ text: String) {
+        guard !notices.contains(text) else { return }
+        notices.append(text)
+    }
+
     // MARK: - Files
 
-    /// Writes on a background queue; what fails comes back as a notice.
-    private func saveSettings() {
-        let settings = settings
+    /// Changes the settings: at once on screen, then on disk on a background queue, applied
+    /// to what is there now (another process may have changed other fields meanwhile).
+    private func changeSettings(_ change: @escaping @Sendable (inout AppSettings) -> Void) {
+        change(&settings)
+        guard store.homeProblem == nil else { return }
+        pendingSettingsChanges += 1
         let store = settingsStore
         writer.async { [weak self] in
-            do { try store.save(settings) } catch { Task { @MainActor in self?.notices.append(error.localizedDescription) } }
+            let result = Result { try store.update(change) }
+            Task { @MainActor in
+                guard let self else { return }
+                self.pendingSettingsChanges -= 1
+                switch result {
+                case .success(let (merged, problem)):
+                    if let problem { self.note(problem) }
+                    if self.pendingSettingsChanges == 0 { self.settings = merged }
+                case .failure(let error):
+                    self.note(error.localizedDescription)
+                }
+            }
         }
     }
 
-    private func saveHistory() {
-        let history = history
+    /// Changes the history: at once on screen, then on disk, applied under a lock to what is
+    /// there now, so entries another process added meanwhile are kept (and shown).
+    private func changeHistory(_ change: @escaping @Sendable (inout History) -> Void) {
+        change(&history)
+        guard store.homeProblem == nil else { return }
+        pendingHistoryChanges += 1
         let store = historyStore
         writer.async { [weak self] in
-            do { try store.save(history) } catch { Task { @MainActor in self?.notices.append(error.localizedDescription) } }
+            let result = Result { try store.update(change) }
+            Task { @MainActor in
+                guard let self else { return }
+                self.pendingHistoryChanges -= 1
+                switch result {
+                case .success(let (merged, problem)):
+                    if let problem { self.note(problem) }
+                    if self.pendingHistoryChanges == 0 { self.history = merged }
+                case .failure(let error):
+                    self.note(error.localizedDescription)
+                }
+            }
         }
     }
 
     /// Returns once every pending settings and history write is on disk.
     public func flushWrites() async {
         await withCheckedContinuation { continuation in writer.async { continuation.resume() } }
+        // Let what those writes reported (a notice, the merged history) reach the model.
+        await Task.yield()
     }
 
     /// Waits here until every pending write is on disk: for a front end that is about to exit.

@@ -27,12 +27,30 @@ public final class ModelStore: Sendable {
     public let directories: AppDirectories
     public let catalog: ModelCatalog
 
-    /// Opens the store, creating its directories (user-only permissions) if needed.
-    /// - Throws: `StoreError.cannotCreateDirectory`.
-    public init(directories: AppDirectories, catalog: ModelCatalog = .standard) throws {
+    /// Why the home directory cannot be used, when it cannot: then nothing can be downloaded,
+    /// added or kept (settings, history), but a model file from elsewhere still translates.
+    public let homeProblem: StoreError?
+    private let sideloaded: SharedFile<[SideloadedModel]>
+
+    /// Opens the store, creating its missing directories (user-only permissions). A home that
+    /// cannot be created is not fatal: it is reported in `homeProblem`.
+    public init(directories: AppDirectories, catalog: ModelCatalog = .standard) {
         self.directories = directories
         self.catalog = catalog
-        try directories.create()
+        sideloaded = SharedFile(url: directories.sideloadedFile)
+        do {
+            try directories.create()
+            homeProblem = nil
+        } catch let error as StoreError {
+            homeProblem = error
+        } catch {
+            homeProblem = .cannotCreateDirectory(directories.home.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Throws `homeProblem` when the home directory cannot be used.
+    public func requireHome() throws {
+        if let homeProblem { throw homeProblem }
     }
 
     // MARK: - Catalog models
@@ -89,10 +107,29 @@ public final class ModelStore: Sendable {
     }
 
     /// Removes `entry`'s file, its partial download and what is recorded about them.
-    /// - Throws: `StoreError.cannotDelete` naming the file that could not go.
+    ///
+    /// A download writing the `.part` (in this process or another) holds its lock; the delete
+    /// takes that same lock first and is refused while the download runs, so it never pulls
+    /// the file out from under the downloader.
+    /// - Throws: `StoreError.downloadInProgress` while the model downloads,
+    ///   `StoreError.cannotDelete` naming the file that could not go.
     public func delete(_ entry: CatalogEntry) throws {
         let file = fileURL(for: entry)
         let part = partURL(for: entry)
+        var lock: FileLock?
+        if FileManager.default.fileExists(atPath: part.path) {
+            do {
+                guard let held = try FileLock.acquire(part, create: false) else {
+                    throw StoreError.downloadInProgress(model: entry.displayName)
+                }
+                lock = held
+            } catch let error as StoreError where error == .downloadInProgress(model: entry.displayName) {
+                throw error
+            } catch {
+                // The .part went away meanwhile, or cannot be opened: removing it below says which.
+            }
+        }
+        defer { lock?.release() }
         for url in [file, Self.sha256RecordURL(for: file), part, Self.partMetadataURL(for: part)] {
             try remove(url)
         }
@@ -131,7 +168,7 @@ public final class ModelStore: Sendable {
     /// The models added from elsewhere, in the order they were added. A model whose file has
     /// gone is still listed (with `isMissing`), so the user learns what happened.
     public func sideloadedModels() -> [SideloadedModel] {
-        JSONFile.read([SideloadedModel].self, from: directories.sideloadedFile).value ?? []
+        sideloaded.read().value ?? []
     }
 
     /// Adds a GGUF file from anywhere on the device.
@@ -154,8 +191,7 @@ public final class ModelStore: Sendable {
         try? handle.close()
         guard magic == Data("GGUF".utf8) else { throw StoreError.notAModelFile(path, reason: "it is not a GGUF file") }
 
-        var models = sideloadedModels()
-        if let existing = models.first(where: { $0.path == url.path }) { return existing }
+        try requireHome()
         let fileName = url.deletingPathExtension().lastPathComponent
         let model = SideloadedModel(
             id: SideloadedModel.idPrefix + UUID().uuidString.lowercased(),
@@ -164,20 +200,28 @@ public final class ModelStore: Sendable {
             format: format,
             addedAt: Date()
         )
-        models.append(model)
-        try saveSideloaded(models)
-        return model
+        var added = model
+        try sideloaded.update { current in
+            var models = current ?? []
+            if let existing = models.first(where: { $0.path == url.path }) {
+                added = existing
+            } else {
+                models.append(model)
+            }
+            return models
+        }
+        return added
     }
 
     /// Forgets a sideloaded model (its file is not touched).
     public func removeSideloaded(id: String) throws {
-        let models = sideloadedModels()
-        guard models.contains(where: { $0.id == id }) else { throw StoreError.unknownModel(id) }
-        try saveSideloaded(models.filter { $0.id != id })
-    }
-
-    private func saveSideloaded(_ models: [SideloadedModel]) throws {
-        try JSONFile.write(models, to: directories.sideloadedFile)
+        var found = false
+        try sideloaded.update { current in
+            let models = current ?? []
+            found = models.contains { $0.id == id }
+            return models.filter { $0.id != id }
+        }
+        guard found else { throw StoreError.unknownModel(id) }
     }
 
     // MARK: - Files

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where ilo toki keeps its files.
 ///
 /// `$ILOTOKI_HOME` when set; otherwise `$XDG_DATA_HOME/ilotoki` or `~/.local/share/ilotoki` on
@@ -41,17 +47,40 @@ public struct AppDirectories: Sendable, Equatable {
         #endif
     }
 
-    /// Creates the directories, readable only by the user (what people translate is private).
+    /// Creates the directories that are missing, readable only by the user (what people
+    /// translate is private).
+    ///
+    /// A directory that already exists keeps the mode its owner gave it: forcing 0700 on an
+    /// existing `ILOTOKI_HOME` could strip a sticky bit or make a read-only directory writable.
+    /// Missing parents are made with the usual mode (the umask decides).
     /// - Throws: `StoreError.cannotCreateDirectory` naming the directory.
     public func create() throws {
         for directory in [home, models] {
-            do {
-                try FileManager.default.createDirectory(
-                    at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
-            } catch {
-                throw StoreError.cannotCreateDirectory(directory.path, reason: error.localizedDescription)
+            try Self.makeDirectory(directory)
+        }
+    }
+
+    private static func makeDirectory(_ directory: URL) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StoreError.cannotCreateDirectory(directory.path, reason: "a file of that name is in the way")
             }
+            return
+        }
+        do {
+            let parent = directory.deletingLastPathComponent()
+            if !FileManager.default.fileExists(atPath: parent.path) {
+                try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            }
+            // mkdir itself applies the mode, so the directory is never readable by others, not even for a moment.
+            guard mkdir(directory.path, 0o700) == 0 || errno == EEXIST else {
+                throw StoreError.cannotCreateDirectory(directory.path, reason: String(cString: strerror(errno)))
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.cannotCreateDirectory(directory.path, reason: error.localizedDescription)
         }
     }
 }

@@ -36,6 +36,20 @@ public final class FileLock: Sendable {
         return FileLock(descriptor: fd, url: url)
     }
 
+    /// Opens (creating it) and locks `url`, waiting while another descriptor holds it.
+    /// - Throws: `StoreError.cannotWrite` when the file cannot be opened or locked.
+    public static func wait(for url: URL) throws -> FileLock {
+        let fd = open(url.path, O_RDWR | O_CLOEXEC | O_CREAT, 0o600)
+        guard fd >= 0 else { throw StoreError.cannotWrite(url.path, reason: String(cString: strerror(errno))) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw StoreError.cannotWrite(url.path, reason: reason)
+        }
+        return FileLock(descriptor: fd, url: url)
+    }
+
     /// Whether some descriptor holds a lock on `url` right now.
     public static func isLocked(_ url: URL) -> Bool {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)

@@ -7,6 +7,11 @@ public enum StoreError: Error, LocalizedError, Equatable, Sendable {
     case cannotDelete(String, reason: String)
     case notAModelFile(String, reason: String)
     case unknownModel(String)
+    /// A file that cannot be read could not be moved aside either: it is left as it is and
+    /// not written over.
+    case cannotKeepDamagedFile(String, reason: String)
+    /// A download (in this or another process) is writing the model's files.
+    case downloadInProgress(model: String)
 
     public var errorDescription: String? {
         switch self {
@@ -20,6 +25,10 @@ public enum StoreError: Error, LocalizedError, Equatable, Sendable {
             "\(path) cannot be added as a model: \(reason)."
         case .unknownModel(let id):
             "There is no model '\(id)'. Run `ilotoki models` to see the models there are."
+        case .cannotKeepDamagedFile(let path, let reason):
+            reason.hasPrefix(path) ? reason : "\(path) cannot be read and cannot be moved aside (\(reason)); it is left as it is and nothing is written to it."
+        case .downloadInProgress(let model):
+            "\(model) is being downloaded right now; pause that download (Ctrl-C, or the pause button) before removing it."
         }
     }
 }
