@@ -89,6 +89,6 @@ package.targets += [
         .target(name: "CGtkSupport", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("fontconfig")]),
         .target(name: "IloTokiGTK", dependencies: ["CGtk", "CGtkSupport", "IloTokiCore", "IloTokiDesign", "IloTokiLLM"]),
         .executableTarget(name: "ilotoki-gtk", dependencies: ["IloTokiGTK"]),
-        .testTarget(name: "IloTokiGTKTests", dependencies: ["IloTokiGTK", "IloTokiCore", "IloTokiTestSupport", "CGtk"]),
+        .testTarget(name: "IloTokiGTKTests", dependencies: ["IloTokiGTK", "IloTokiCore", "IloTokiDesign", "IloTokiTestSupport", "CGtk"]),
     ]
 #endif

@@ -39,15 +39,46 @@ ensure_apt_packages() {
         || die "could not install ${missing[*]}"
 }
 
-# cmake and ninja build llama.cpp; from Debian when possible, otherwise from PyPI.
+can_install_apt_packages() {
+    command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null; }
+}
+
+# One virtual environment under build/ for every Python tool the scripts use (pip itself to
+# fetch pinned packages, numpy for the tiny test model, cmake and ninja where Debian's are
+# out of reach). Nothing goes into the system Python or ~/.local: Debian 12 and Ubuntu 24.04
+# refuse that (PEP 668). Sets VENV_PYTHON.
+VENV_DIR="$BUILD_DIR/venv"
+ensure_venv() {
+    VENV_PYTHON="$VENV_DIR/bin/python"
+    [ -x "$VENV_PYTHON" ] && "$VENV_PYTHON" -m pip --version >/dev/null 2>&1 && return 0
+    command -v python3 >/dev/null || die "python3 is needed to fetch pinned sources"
+    if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+        # Debian keeps venv's pip in python3-venv.
+        can_install_apt_packages || die "python3 cannot make a virtual environment: install python3-venv"
+        ensure_apt_packages python3-venv
+    fi
+    log "making the Python environment $VENV_DIR"
+    rm -rf "$VENV_DIR"
+    python3 -m venv "$VENV_DIR" >&2 || die "python3 -m venv $VENV_DIR failed"
+}
+
+# pip inside the environment. Usage: venv_pip download …  /  venv_pip install …
+venv_pip() {
+    ensure_venv
+    "$VENV_PYTHON" -m pip --disable-pip-version-check "$@"
+}
+
+# cmake and ninja build llama.cpp; from Debian when possible, otherwise from PyPI (into the
+# environment under build/).
 ensure_build_tools() {
     command -v cmake >/dev/null && command -v ninja >/dev/null && return 0
-    if command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null; }; then
+    if can_install_apt_packages; then
         ensure_apt_packages cmake ninja-build
     else
-        log "installing cmake and ninja from PyPI"
-        python3 -m pip install --quiet --user cmake ninja || die "could not install cmake and ninja"
-        export PATH="$HOME/.local/bin:$PATH"
+        export PATH="$VENV_DIR/bin:$PATH"
+        command -v cmake >/dev/null && command -v ninja >/dev/null && return 0
+        log "installing cmake and ninja from PyPI into $VENV_DIR"
+        venv_pip install --quiet cmake ninja >&2 || die "could not install cmake and ninja"
     fi
 }
 

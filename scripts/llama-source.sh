@@ -28,7 +28,7 @@ if [ ! -f "$tarball" ] || [ "$(sha256_of "$tarball")" != "$LLAMA_CPP_PYTHON_SHA2
     download=$(mktemp -d)
     trap 'rm -rf "$download"' EXIT
     # --no-binary keeps pip on the source distribution; --no-deps keeps it from building cmake.
-    python3 -m pip download --quiet --no-deps --no-binary llama-cpp-python \
+    venv_pip download --quiet --no-deps --no-binary llama-cpp-python \
         "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" -d "$download" >&2 \
         || die "pip could not download llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION"
     got=$(sha256_of "$download/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz")

@@ -14,3 +14,10 @@ GEMMA_TEST_MODEL_BYTES=253113024
 # Space Grotesk, the UI font (SIL Open Font License), from PyPI.
 SPACE_GROTESK_VERSION=2.0
 SPACE_GROTESK_SHA256=acad6de1fc93436f5c0f1f4137751ef04f1aea3063e7036535970ffcfbd79f72
+
+# sitelen seli kiwen asuki (Kreative Korp, SIL Open Font License), the bundled sitelen pona
+# ligature font, from the PyPI package sitelen-layer-static; the sha256 is the wheel's.
+SITELEN_FONT_PACKAGE=sitelen-layer-static
+SITELEN_FONT_VERSION=0.1.1
+SITELEN_FONT_WHEEL_SHA256=7f5292a83b1b2e35af03603b95fd015093376a9559b153a49d2cdeacb910c824
+SITELEN_FONT_FILE=sitelen-seli-kiwen-asuki.ttf

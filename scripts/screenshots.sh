@@ -2,7 +2,8 @@
 # Renders the GTK app's screenshots into docs/screenshots/: a phone (360×720) and a desktop
 # (1000×680) size, light and dark, Latin and sitelen pona, and the other places. The app runs
 # its demo (canned translations, no model needed) on a virtual display.
-#   ILOTOKI_SITELEN_PONA_FONT=FILE   the sitelen pona font to use (default: ../shared's nasin-nanpa)
+# sitelen pona is drawn with the font that comes with the app (sitelen seli kiwen asuki, put in
+# build/fonts by scripts/fetch-fonts.sh), as a fresh install draws it.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$REPO_ROOT"
@@ -13,9 +14,9 @@ app="$(swift build --show-bin-path)/ilotoki-gtk"
 out="$REPO_ROOT/docs/screenshots"
 mkdir -p "$out"
 
-font="${ILOTOKI_SITELEN_PONA_FONT:-$REPO_ROOT/../shared/fonts/nasin-nanpa-4.0.1.otf}"
-[ -f "$font" ] || die "no sitelen pona font at $font: set ILOTOKI_SITELEN_PONA_FONT"
-export ILOTOKI_FONT_DIRS="$font" GSK_RENDERER=cairo NO_AT_BRIDGE=1 LANG=C.UTF-8
+font="$BUILD_DIR/fonts/$SITELEN_FONT_FILE"
+[ -f "$font" ] || die "no sitelen pona font at $font: scripts/fetch-fonts.sh puts it there"
+export ILOTOKI_FONT_DIRS="$BUILD_DIR/fonts" GSK_RENDERER=cairo NO_AT_BRIDGE=1 LANG=C.UTF-8
 
 # name  size  options…
 shots=(

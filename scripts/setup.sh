@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Everything needed to build ilo toki on a fresh Debian/Ubuntu machine with the Swift
-# toolchain: system packages (GTK 4 for the Linux app), llama.cpp and the inference core, the
-# app's font. Idempotent and quick once done.
-#   --with-test-tools   also install what the tests need (strace, Xvfb, xdotool)
+# toolchain: system packages (GTK 4 for the Linux app), a Python environment under build/ for
+# the fetchers, llama.cpp and the inference core, the app's fonts. Idempotent and quick once done.
+#   --with-test-tools   also install what the tests need (strace, Xvfb, xdotool, hb-shape)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -12,12 +12,14 @@ command -v python3 >/dev/null || die "python3 is needed to fetch pinned sources"
 packages=(cmake ninja-build pkg-config libgtk-4-dev)
 for arg in "$@"; do
     case "$arg" in
-    --with-test-tools) packages+=(strace xvfb xauth xdotool desktop-file-utils appstream) ;;
+    --with-test-tools) packages+=(strace xvfb xauth xdotool desktop-file-utils appstream libharfbuzz-bin) ;;
     *) die "unknown option $arg" ;;
     esac
 done
-if command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null; }; then
+if can_install_apt_packages; then
     ensure_apt_packages "${packages[@]}"
 fi
+# Python tools live in one environment under build/ (python3-venv is installed where missing).
+ensure_venv
 "$REPO_ROOT/scripts/build-llm.sh"
 "$REPO_ROOT/scripts/fetch-fonts.sh"

@@ -38,8 +38,9 @@ public enum Tokens {
     public enum Font {
         /// UI and translated text (SIL Open Font License).
         public static let ui = "Space Grotesk"
-        /// The default sitelen pona ligature font (MIT); any family the user names works.
-        public static let sitelenPona = "nasin-nanpa"
+        /// The sitelen pona ligature font that comes with the app (sitelen seli kiwen asuki,
+        /// SIL Open Font License); a family the user names and has installed wins.
+        public static let sitelenPona = "sitelen seli kiwen asuki"
         /// OpenType features that turn plain Latin Toki Pona into sitelen pona glyphs.
         public static let sitelenPonaFeatures = ["liga", "calt"]
     }

@@ -553,6 +553,15 @@ public final class AppWindow {
         }
     }
 
+    /// The text of every label on screen now.
+    public var visibleTexts: [String] {
+        window.descendants.filter { widget in
+            widget.isMapped
+                && String(cString: g_type_name_from_instance(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self)))
+                    == "GtkLabel"
+        }.map(textOf)
+    }
+
     /// Whether the progress line is showing, and how full.
     public var progressLineFraction: Double? { progressLine.widget.isMapped ? progressLine.fraction : nil }
 

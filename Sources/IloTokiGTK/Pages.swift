@@ -330,7 +330,7 @@ final class Pages {
             "llama.cpp — MIT License (github.com/ggml-org/llama.cpp)",
             "\(ModelCatalog.modelLicence.name) — the translation models (\(ModelCatalog.modelLicence.url.absoluteString))",
             "Space Grotesk — SIL Open Font License 1.1",
-            "nasin-nanpa (sitelen pona font, if installed) — MIT License",
+            "sitelen seli kiwen asuki (the sitelen pona font, Kreative Korp) — SIL Open Font License 1.1",
         ] {
             append(licences, label(line))
         }

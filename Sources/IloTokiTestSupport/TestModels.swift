@@ -20,9 +20,9 @@ public enum TestModels {
     /// Gemma 3 270M (Q4_K_M): the same architecture and tokenizer as the real translators.
     public static var gemma: String { directory.appendingPathComponent("gemma-3-270m-q4_k_m.gguf").path }
 
-    /// The sitelen pona font the GTK tests and screenshots use: `../shared` beside the checkout
-    /// (CI has it too); the repository does not carry it.
-    public static let sitelenPonaFont = repositoryRoot.appendingPathComponent("../shared/fonts/nasin-nanpa-4.0.1.otf").standardizedFileURL.path
+    /// The sitelen pona font that comes with the app (sitelen seli kiwen asuki), put in
+    /// build/fonts by scripts/fetch-fonts.sh: the GTK tests and screenshots use it.
+    public static let sitelenPonaFont = repositoryRoot.appendingPathComponent("build/fonts/sitelen-seli-kiwen-asuki.ttf").path
 
     /// The file, or an error that says how to make it.
     public static func require(_ path: String) throws -> String {

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import IloTokiCore
+import IloTokiDesign
 import IloTokiGTK
 import IloTokiTestSupport
 import Testing
@@ -57,7 +58,7 @@ import Testing
         #expect(window.visibleJeloSurfaces.count == 1)
     }
 
-    @Test func withoutASitelenPonaFontThePillSaysHowToGetOne() async throws {
+    @Test func aChosenFontThatIsNotInstalledFallsBackToTheBundledOne() async throws {
         let home = TemporaryDirectory("gtk-font")
         let model = TranslatorModel(
             store: ModelStore(directories: AppDirectories(home: home.url)),
@@ -70,9 +71,38 @@ import Testing
         model.setSitelenPonaFont("no such font family")
         model.setDirection(.tokiPonaToEnglish)
         window.activate(.sourcePill)
-        await pump("the notice") { window.noticeText != nil }
-        #expect(window.noticeText == Self.strings(.sitelenFontMissing, "no such font family"))
-        #expect(!window.sourceShowsSitelenPona, "the text stays readable in Latin")
+        // The pill never says "no font": the font that comes with the app draws sitelen pona.
+        await pump("sitelen pona") { window.sourceShowsSitelenPona }
+        #expect(window.noticeText == nil)
+        #expect(model.settings.sitelenPonaFamily(isInstalled: Fonts.has) == Tokens.Font.sitelenPona)
+        #expect(AppSettings.bundledSitelenPonaFont == Tokens.Font.sitelenPona)
+        // The settings say the chosen font is missing.
+        window.show(.settings)
+        await pump("settings") { window.place == .settings }
+        #expect(window.visibleTexts.contains(Self.strings(.sitelenFontMissing, "no such font family")))
+    }
+
+    @Test func entriesTheCommandLineAddsAppearWhenTheHistoryIsShown() async throws {
+        let tiny = try TestModels.require(TestModels.tiny)
+        let home = TemporaryDirectory("gtk-shared-history")
+        let model = TranslatorModel(
+            store: ModelStore(directories: AppDirectories(home: home.url)),
+            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" ok"] } }, downloader: ScriptedDownloader(),
+            availableMemory: { 1 << 40 })
+        let window = makeWindow(model)
+        defer { close(window) }
+        await model.launch()
+        window.show(.history)
+        await pump("the empty history") { window.place == .history && window.historyRows.isEmpty }
+
+        // The command line translates while the app runs, on the same home.
+        let cli = try await ToolProcess.run(
+            ToolProcess.executable("ilotoki"), ["--model", tiny, "--from", "en", "--threads", "1", "from the command line"],
+            environment: ["ILOTOKI_HOME": home.path])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        window.show(.main)
+        window.show(.history)
+        await pump("the entry from the command line") { window.historyRows.contains { $0.hasPrefix("en→tok  from the command line → ") } }
     }
 
     // MARK: - The real engine
@@ -234,7 +264,7 @@ enum GTKTestSupport {
         }
         setenv("GSK_RENDERER", "cairo", 0)
         setenv("NO_AT_BRIDGE", "1", 0)
-        // The app's fonts, and the sitelen pona font the tests use (CI has ../shared too).
+        // The app's fonts, the sitelen pona one among them (scripts/fetch-fonts.sh puts them in build/fonts).
         Fonts.loadAppFonts(environment: [:])
         Fonts.add(TestModels.repositoryRoot.appendingPathComponent("build/fonts").path)
         guard Fonts.add(TestModels.sitelenPonaFont) else { throw MissingFont(path: TestModels.sitelenPonaFont) }

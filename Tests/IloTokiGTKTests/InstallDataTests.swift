@@ -37,6 +37,15 @@ import Testing
         #expect(try xml.nodes(forXPath: "/component/id").first?.stringValue == id)
         #expect(try xml.nodes(forXPath: "/component/launchable").first?.stringValue == "\(id).desktop")
         #expect(try xml.nodes(forXPath: "/component/provides/binary").first?.stringValue == "ilotoki-gtk")
+        #expect(try xml.nodes(forXPath: "/component/project_license").first?.stringValue == "MIT AND OFL-1.1")
+    }
+
+    @Test func theProjectAndWhatItInstallsCarryTheirLicences() throws {
+        let root = TestModels.repositoryRoot
+        let mit = try String(contentsOf: root.appendingPathComponent("LICENSE"), encoding: .utf8)
+        #expect(mit.hasPrefix("MIT License"))
+        let licences = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("licenses").path)
+        #expect(Set(licences).isSuperset(of: ["SpaceGrotesk-OFL.txt", "sitelen-seli-kiwen-asuki-OFL.txt", "llama.cpp-MIT.txt"]))
     }
 
     @Test func theValidatorsAcceptTheFiles() async throws {
