@@ -1,11 +1,14 @@
 import Foundation
 
-/// Tells whether text is Toki Pona, offline, to pick the translation direction.
+/// Tells which of the four languages a text is in, offline, to pick the translation direction.
 ///
 /// Toki Pona is easy to recognise: a small closed vocabulary and a strict syllable shape
-/// ((C)V(n), consonants p t k s m n l j w, no ji/ti/wo/wu). Text that is not Toki Pona is
-/// told apart by script: Cyrillic is Russian, Latin with Vietnamese letters or tone marks is
-/// Vietnamese, other Latin is English.
+/// ((C)V(n), consonants p t k s m n l j w, no ji/ti/wo/wu). Words that are also everyday
+/// words of English ("a", "open", "mama") prove nothing either way; common English words and
+/// words that cannot be Toki Pona count against it, so English that quotes Toki Pona ("I love
+/// toki pona") stays English. Text that is not Toki Pona is told apart by script: Cyrillic is
+/// Russian, Latin with Vietnamese letters or tone marks is Vietnamese, other Latin is English.
+/// Vietnamese typed without its marks cannot be told from English by letters alone.
 public enum TokiPonaDetector {
     /// What the detector found.
     public struct Result: Equatable, Sendable {
@@ -17,10 +20,21 @@ public enum TokiPonaDetector {
         public var isTokiPona: Bool { language == .tokiPona }
     }
 
+    /// What a text says about its language.
+    public enum Verdict: Equatable, Sendable {
+        /// The text is in this language.
+        case language(Language)
+        /// The text does not say: only words that Toki Pona shares with other languages
+        /// ("a", "mama", "open"), or no letters at all.
+        case undecided
+        /// The text is in a script none of the four languages is written in (the script is named).
+        case unsupportedScript(String)
+    }
+
     /// Confidence from which text counts as Toki Pona.
     public static let threshold = 0.6
 
-    /// Guesses the language of `text`.
+    /// Guesses the language of `text` (English when it cannot tell).
     public static func detect(_ text: String) -> Result {
         let text = text.precomposedStringWithCanonicalMapping
         let confidence = tokiPonaConfidence(of: text)
@@ -28,35 +42,52 @@ public enum TokiPonaDetector {
         return Result(language: otherLanguage(of: text), tokiPonaConfidence: confidence)
     }
 
-    /// 0…1: the share of words that are Toki Pona words (proper names in Toki Pona shape
-    /// count almost as much), zero for text in another script or without a single Toki Pona
-    /// word that is not also an everyday word of English.
+    /// What `text` says about its language, including when it says nothing.
+    public static func verdict(for text: String) -> Verdict {
+        let text = text.precomposedStringWithCanonicalMapping
+        let scripts = ScriptCount(text)
+        if let foreign = scripts.dominantForeignScript { return .unsupportedScript(foreign) }
+        let words = words(of: text)
+        guard !words.isEmpty else { return .undecided }
+        if scripts.cyrillic > 0 || scripts.vietnamese > 0 { return .language(otherLanguage(of: text)) }
+        if words.allSatisfy({ sharedWithOtherLanguages.contains($0.lowercased()) }) { return .undecided }
+        return .language(detect(text).language)
+    }
+
+    /// 0…1: how much of the text's evidence speaks for Toki Pona. Toki Pona words count for
+    /// it (capitalised names in Toki Pona shape a little), common English words and words that
+    /// cannot be Toki Pona against it; words shared with other languages count for nothing.
+    /// Zero without a single Toki Pona word that is not shared, or in another script.
     public static func tokiPonaConfidence(of text: String) -> Double {
         let text = text.precomposedStringWithCanonicalMapping
         if text.unicodeScalars.contains(where: { isForeignLetter($0) }) { return 0 }
-        let words = text.split { !$0.isLetter }.map(String.init)
+        let words = words(of: text)
         guard !words.isEmpty else { return 0 }
 
-        var score = 0.0
         var known = 0
+        var evidenceFor = 0.0
+        var evidenceAgainst = 0.0
         for (index, word) in words.enumerated() {
             let lower = word.lowercased()
             if sharedWithOtherLanguages.contains(lower) {
-                // "a", "open", "man"-like words prove nothing on their own.
-                score += 0.6
+                continue  // "a", "open", "mama" prove nothing on their own
+            } else if englishWords.contains(lower) {
+                evidenceAgainst += 1.5
             } else if vocabulary.contains(lower) {
                 known += 1
-                score += 1
-            } else if word.first?.isUppercase == true, index > 0 || words.count > 1, hasTokiPonaShape(lower) {
+                evidenceFor += 1
+            } else if !hasTokiPonaShape(lower) {
+                evidenceAgainst += 1
+            } else if word.first?.isUppercase == true, index > 0 || words.count > 1 {
                 // Proper names are adapted to Toki Pona sounds and capitalised (jan Sonja, ma Kanata).
-                score += 0.8
-            } else if hasTokiPonaShape(lower) {
+                evidenceFor += 0.8
+            } else {
                 // An unknown word that could be Toki Pona: a newer word or a typo.
-                score += 0.3
+                evidenceFor += 0.3
             }
         }
         guard known > 0 else { return 0 }
-        return score / Double(words.count)
+        return evidenceFor / (evidenceFor + evidenceAgainst)
     }
 
     /// Whether `word` (lowercase) is made of Toki Pona syllables.
@@ -91,20 +122,57 @@ public enum TokiPonaDetector {
 
     // MARK: - Other languages
 
-    static func otherLanguage(of text: String) -> Language {
-        var cyrillic = 0
+    static func words(of text: String) -> [String] {
+        text.split { !$0.isLetter }.map(String.init)
+    }
+
+    /// Letters counted by script.
+    struct ScriptCount {
         var latin = 0
+        var cyrillic = 0
         var vietnamese = 0
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0400...0x04FF: cyrillic += 1
-            case 0x41...0x5A, 0x61...0x7A, 0xC0...0x024F, 0x1E00...0x1EFF: latin += 1
-            default: break
+        var foreign: [String: Int] = [:]
+
+        init(_ text: String) {
+            for scalar in text.unicodeScalars where scalar.properties.isAlphabetic {
+                switch scalar.value {
+                case 0x0400...0x04FF: cyrillic += 1
+                case 0x41...0x5A, 0x61...0x7A, 0xC0...0x024F, 0x1E00...0x1EFF: latin += 1
+                case 0x0300...0x036F: break  // combining marks (Vietnamese typed with them)
+                default: foreign[Self.scriptName(scalar), default: 0] += 1
+                }
+                if TokiPonaDetector.vietnameseLetters.contains(scalar) || (0x1EA0...0x1EF9).contains(scalar.value) { vietnamese += 1 }
             }
-            if vietnameseLetters.contains(scalar) || (0x1EA0...0x1EF9).contains(scalar.value) { vietnamese += 1 }
         }
-        if cyrillic > 0, cyrillic >= latin { return .russian }
-        if vietnamese > 0 { return .vietnamese }
+
+        /// The foreign script most of the letters are in, if most are.
+        var dominantForeignScript: String? {
+            guard let (name, count) = foreign.max(by: { $0.value < $1.value }) else { return nil }
+            return count > latin + cyrillic ? name : nil
+        }
+
+        static func scriptName(_ scalar: Unicode.Scalar) -> String {
+            switch scalar.value {
+            case 0x3040...0x30FF, 0x31F0...0x31FF: "Japanese"
+            case 0xAC00...0xD7AF, 0x1100...0x11FF, 0x3130...0x318F: "Korean"
+            case 0x4E00...0x9FFF, 0x3400...0x4DBF: "Chinese"
+            case 0x0370...0x03FF, 0x1F00...0x1FFF: "Greek"
+            case 0x0590...0x05FF: "Hebrew"
+            case 0x0600...0x06FF, 0x0750...0x077F: "Arabic"
+            case 0x0900...0x097F: "Devanagari"
+            case 0x0E00...0x0E7F: "Thai"
+            case 0x10A0...0x10FF: "Georgian"
+            case 0x0530...0x058F: "Armenian"
+            case 0xF1900...0xF19FF: "sitelen pona"
+            default: "another script"
+            }
+        }
+    }
+
+    static func otherLanguage(of text: String) -> Language {
+        let scripts = ScriptCount(text)
+        if scripts.cyrillic > 0, scripts.cyrillic >= scripts.latin { return .russian }
+        if scripts.vietnamese > 0 { return .vietnamese }
         return .english
     }
 
@@ -130,7 +198,21 @@ public enum TokiPonaDetector {
     /// "Mama" must not turn English into Toki Pona.
     static let sharedWithOtherLanguages: Set<String> = [
         "a", "e", "o", "n", "en", "ma", "mama", "ken", "pan", "tan", "sin", "mu", "open", "ante",
-        "ale", "kin", "su", "uta", "jan", "mun",
+        "ale", "kin", "su", "uta", "jan", "mun", "mute",
+    ]
+
+    /// Common English words, none of them Toki Pona: a sentence with them is English, even
+    /// when it quotes Toki Pona.
+    static let englishWords: Set<String> = [
+        "i", "me", "my", "you", "your", "he", "him", "his", "she", "her", "it", "its", "we", "us", "our", "they",
+        "them", "their", "this", "that", "these", "those", "what", "who", "whom", "which", "where", "when",
+        "why", "how", "the", "an", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "from",
+        "with", "about", "into", "is", "am", "are", "was", "were", "be", "been", "being", "do", "does", "did",
+        "have", "has", "had", "will", "would", "can", "could", "should", "shall", "may", "might", "must",
+        "not", "no", "yes", "so", "very", "all", "some", "any", "one", "two", "love", "like", "mean", "means",
+        "say", "says", "said", "word", "words", "language", "speak", "good", "bad", "hello", "hi", "thanks",
+        "thank", "please", "eat", "eats", "go", "goes", "come", "see", "know", "want", "there", "here", "now",
+        "today", "time", "day", "people", "person", "man", "woman", "water", "house", "friend", "morning",
     ]
 
     /// The official vocabulary: the 120 words of Toki Pona: The Language of Good (pu), the
@@ -156,31 +238,43 @@ public enum TokiPonaDetector {
     ]
 }
 
-extension TokiPonaDetector {
-    /// The direction `text` asks for, or `nil` when the current one fits (or the text says too
-    /// little to tell). Toki Pona text goes to the current other language; text in another
-    /// language goes into Toki Pona, from the language found (English stays whatever Latin
-    /// language was chosen, as Vietnamese typed without marks looks like English).
-    public static func direction(for text: String, current: TranslationDirection) -> TranslationDirection? {
-        let prepared = TranslationPrompt.prepare(text)
-        guard prepared.contains(where: \.isLetter) else { return nil }
-        let result = detect(prepared)
-        if result.isTokiPona {
-            return current.isFromTokiPona ? nil : .fromTokiPona(to: current.otherLanguage)
+/// Why a text cannot be translated in any direction.
+public enum DirectionError: Error, LocalizedError, Equatable, Sendable {
+    /// The text is in a script none of the four languages use.
+    case unsupportedScript(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .unsupportedScript(let script):
+            "ilo toki cannot translate this text: it is in \(script == "another script" ? "a script of another language" : script + " script"), and ilo toki translates between Toki Pona and English, Russian and Vietnamese."
         }
-        guard result.tokiPonaConfidence == 0 || result.language != .english else { return nil }
-        var language = result.language
-        if language == .english, current.otherLanguage == .vietnamese { language = .vietnamese }
-        let wanted = TranslationDirection.toTokiPona(from: language)
-        return wanted == current ? nil : wanted
     }
 }
 
-extension TranslationDirection {
-    /// The direction for `text` when none was chosen: Toki Pona into `otherLanguage`, or the
-    /// language found into Toki Pona.
-    public static func detected(for text: String, otherLanguage: Language = .english) -> TranslationDirection {
-        let result = TokiPonaDetector.detect(text)
-        return result.isTokiPona ? .fromTokiPona(to: otherLanguage) : .toTokiPona(from: result.language)
+extension TokiPonaDetector {
+    /// The direction for `text`, given the one the user used last (the command line, and the
+    /// slab when no language was chosen by hand):
+    /// - Toki Pona goes into the last other language;
+    /// - Russian and Vietnamese go into Toki Pona;
+    /// - other Latin text goes into Toki Pona as English, or as Vietnamese when Vietnamese was
+    ///   the last language and the text has no common English word (Vietnamese typed without
+    ///   its marks looks like English);
+    /// - text that does not say (only words Toki Pona shares with English) keeps the last direction.
+    /// - Throws: `DirectionError.unsupportedScript` for text in another script.
+    public static func direction(for text: String, last: TranslationDirection) throws -> TranslationDirection {
+        switch verdict(for: TranslationPrompt.prepare(text)) {
+        case .undecided:
+            return last
+        case .unsupportedScript(let script):
+            throw DirectionError.unsupportedScript(script)
+        case .language(.tokiPona):
+            return last.isFromTokiPona ? last : .fromTokiPona(to: last.otherLanguage)
+        case .language(.english):
+            let words = words(of: text.lowercased())
+            if last.otherLanguage == .vietnamese, !words.contains(where: englishWords.contains) { return .toTokiPona(from: .vietnamese) }
+            return .englishToTokiPona
+        case .language(let language):
+            return .toTokiPona(from: language)
+        }
     }
 }
