@@ -169,7 +169,7 @@ struct BenchCommand {
     }
 
     private func summary(_ report: Report) -> String {
-        var text = "\n\(report.description) (\(ByteCountFormatter.string(fromByteCount: report.modelBytes, countStyle: .file))), llama.cpp \(report.backend)\n"
+        var text = "\n\(report.description) (\(ByteSize.text(report.modelBytes))), llama.cpp \(report.backend)\n"
         text += "\(report.runs.first?.prompts.count ?? 0) prompts, up to \(report.maxTokens) tokens each, selection \(report.selection)\n\n"
         text += "threads   load ms   prefill tok/s   decode tok/s (median)   first piece ms (median)   faults   peak RSS / anon MiB\n"
         for run in report.runs {

@@ -43,6 +43,7 @@ public final class TestHTTPServer: Sendable {
     private struct Resource {
         var body: Body
         var etag: String
+        var contentType = "application/octet-stream"
     }
 
     private enum Body {
@@ -116,8 +117,10 @@ public final class TestHTTPServer: Sendable {
     public func url(_ path: String) -> URL { baseURL.appendingPathComponent(path) }
 
     /// Serves `data` at `path`.
-    public func serve(_ path: String, data: Data, etag: String? = nil) {
-        state.withLock { $0.resources[path] = Resource(body: .data(data), etag: etag ?? Self.etag(for: data.count)) }
+    public func serve(_ path: String, data: Data, etag: String? = nil, contentType: String = "application/octet-stream") {
+        state.withLock {
+            $0.resources[path] = Resource(body: .data(data), etag: etag ?? Self.etag(for: data.count), contentType: contentType)
+        }
     }
 
     /// Serves a file at `path` (for large bodies that should not live in memory).
@@ -254,7 +257,7 @@ public final class TestHTTPServer: Sendable {
                 if status == 206, let requestedEnd { end = min(max(requestedEnd, start), size - 1) }
             }
         }
-        var head = "ETag: \(resource.etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(end + 1 - start)\r\n"
+        var head = "ETag: \(resource.etag)\r\nContent-Type: \(resource.contentType)\r\nAccept-Ranges: bytes\r\nContent-Length: \(end + 1 - start)\r\n"
         if status == 206 { head += "Content-Range: bytes \(start)-\(end)/\(size)\r\n" }
         sendHead(client, status: status, headers: head)
         record(method, path, headers, status: status)

@@ -31,13 +31,15 @@ public enum DownloadError: Error, LocalizedError, Equatable, Sendable {
     case cannotWrite(String, reason: String)
     /// Reading a file failed.
     case cannotRead(String, reason: String)
+    /// The Hugging Face mirror in `HF_ENDPOINT` did not give the model.
+    case mirrorFailed(mirror: String, url: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
         case .alreadyDownloading(let file):
             "\(file) is already being downloaded by another ilo toki process or window; wait for it to finish."
         case .notEnoughSpace(let needed, let available, let directory):
-            "Not enough free space in \(directory): the download needs \(Self.size(needed)) more and only \(Self.size(available)) is free. Free some space and try again."
+            "Not enough free space in \(directory): the download needs \(ByteSize.text(needed)) more and only \(ByteSize.text(available)) is free. Free some space and try again."
         case .accessDenied(let url, let status):
             "The server refused the download (HTTP \(status)): the model at \(url) is gated or has moved behind a login. Update ilo toki, or download the file yourself and add it with `ilotoki models add`."
         case .notFound(let url):
@@ -49,7 +51,7 @@ public enum DownloadError: Error, LocalizedError, Equatable, Sendable {
         case .secureConnectionFailed(let host, let reason):
             "Cannot open a secure connection to \(host) (\(reason)). Check the device's date and time, or the network."
         case .connectionFailed(let url, let reason, let bytesKept):
-            "The download from \(url) failed (\(reason)). \(bytesKept > 0 ? "The \(Self.size(bytesKept)) already downloaded are kept; run the download again to continue." : "Check the connection and try again.")"
+            "The download from \(url) failed (\(Self.clause(reason))). \(bytesKept > 0 ? "The \(ByteSize.text(bytesKept)) already downloaded are kept; run the download again to continue." : "Check the connection and try again.")"
         case .serverMisbehaving(let url, let reason):
             "The server at \(url) is misbehaving (\(reason)). Try again later."
         case .unexpectedSize(let url, let expected, let actual):
@@ -59,13 +61,18 @@ public enum DownloadError: Error, LocalizedError, Equatable, Sendable {
         case .checksumMismatch(let file, let expected, let actual):
             "The download of \(file) is corrupt (sha256 \(actual), expected \(expected)); it was deleted. Download it again."
         case .cannotWrite(let path, let reason):
-            "Cannot write \(path): \(reason)."
+            "Cannot write \(path): \(Self.clause(reason))."
         case .cannotRead(let path, let reason):
-            "Cannot read \(path): \(reason)."
+            "Cannot read \(path): \(Self.clause(reason))."
+        case .mirrorFailed(let mirror, let url, let reason):
+            "The mirror HF_ENDPOINT=\(mirror) did not give the model (\(Self.clause(reason)) for \(url)). Check that the mirror has this model, or unset HF_ENDPOINT to download from Hugging Face."
         }
     }
 
-    static func size(_ bytes: Int64) -> String {
-        ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
+    /// A reason as part of a sentence: without the full stop a system message may end with.
+    static func clause(_ reason: String) -> String {
+        var text = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

@@ -41,6 +41,8 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         case status(Int)
         /// The server's file has another size than the one expected.
         case unexpectedSize(Int64)
+        /// The server answered with a web page (a login, an error page of a proxy or mirror).
+        case webPage
         /// Writing the file failed.
         case writeFailed(String)
         /// Paused.
@@ -57,6 +59,8 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         /// or the response itself.
         var linkedEtag: String?
         var linkedSize: Int64?
+        /// `Content-Type`, lowercased, without parameters.
+        var contentType: String?
     }
 
     struct Result {
@@ -150,6 +154,9 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
         var info = ResponseInfo(status: http.statusCode)
         info.etag = Self.header("ETag", in: http)
+        info.contentType = Self.header("Content-Type", in: http).map {
+            $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        }
         if let etag = Self.header("X-Linked-Etag", in: http) { linkedEtag = Self.unquoted(etag) }
         if let size = Self.header("X-Linked-Size", in: http).flatMap({ Int64($0) }) { linkedSize = size }
         info.linkedEtag = linkedEtag

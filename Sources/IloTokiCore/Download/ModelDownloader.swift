@@ -21,19 +21,23 @@ public struct DownloadRequest: Equatable, Sendable {
     public var expectedBytes: Int64?
     /// The file's sha256 when pinned; otherwise the server's `X-Linked-Etag` is used.
     public var expectedSHA256: String?
+    /// The Hugging Face mirror (`HF_ENDPOINT`) the URL points at, if any: errors then name it.
+    public var mirror: String?
 
-    public init(url: URL, destination: URL, expectedBytes: Int64? = nil, expectedSHA256: String? = nil) {
+    public init(url: URL, destination: URL, expectedBytes: Int64? = nil, expectedSHA256: String? = nil, mirror: String? = nil) {
         self.url = url
         self.destination = destination
         self.expectedBytes = expectedBytes
         self.expectedSHA256 = expectedSHA256?.lowercased()
+        self.mirror = mirror
     }
 
     /// The download of a catalog model into a store.
     public init(entry: CatalogEntry, store: ModelStore, endpoint: String? = nil) {
+        let url = entry.url(endpoint: endpoint)
         self.init(
-            url: entry.url(endpoint: endpoint), destination: store.fileURL(for: entry), expectedBytes: entry.bytes,
-            expectedSHA256: entry.sha256)
+            url: url, destination: store.fileURL(for: entry), expectedBytes: entry.bytes,
+            expectedSHA256: entry.sha256, mirror: url == entry.url ? nil : endpoint)
     }
 
     var part: URL { destination.deletingLastPathComponent().appendingPathComponent(destination.lastPathComponent + ".part") }
@@ -323,8 +327,18 @@ private final class DownloadJob: @unchecked Sendable {
             case .status(let status):
                 throw httpFailure(status)
             case .unexpectedSize(let total):
+                if let mirror = request.mirror {
+                    throw DownloadError.mirrorFailed(
+                        mirror: mirror, url: request.url.absoluteString,
+                        reason: "it sent a file of \(total) bytes instead of \(request.expectedBytes ?? 0)")
+                }
                 throw DownloadError.unexpectedSize(
                     url: request.url.absoluteString, expected: request.expectedBytes ?? 0, actual: total)
+            case .webPage:
+                if let mirror = request.mirror {
+                    throw DownloadError.mirrorFailed(mirror: mirror, url: request.url.absoluteString, reason: "it answered with a web page, not the model file")
+                }
+                throw DownloadError.serverMisbehaving(url: request.url.absoluteString, reason: "it answered with a web page, not the model file")
             case .writeFailed(let reason):
                 throw DownloadError.cannotWrite(part.path, reason: reason)
             case .cancelled:
@@ -370,6 +384,8 @@ private final class DownloadJob: @unchecked Sendable {
     static func decide(
         _ info: HTTPAttempt.ResponseInfo, offset: Int64, sentRange: Bool, stored: PartMetadata, expectedTotal: Int64?
     ) -> HTTPAttempt.Decision {
+        // A model is never a web page: that is a login, or the error page of a proxy or mirror.
+        if (200..<300).contains(info.status), info.contentType == "text/html" { return .drop(.webPage) }
         if (200..<300).contains(info.status), let expectedTotal, let total = info.total ?? info.linkedSize, total != expectedTotal {
             return .drop(.unexpectedSize(total))
         }
@@ -496,6 +512,9 @@ private final class DownloadJob: @unchecked Sendable {
 
     private func httpFailure(_ status: Int) -> DownloadError {
         let url = request.url.absoluteString
+        if let mirror = request.mirror, [401, 403, 404, 410].contains(status) {
+            return .mirrorFailed(mirror: mirror, url: url, reason: "it answered HTTP \(status)")
+        }
         switch status {
         case 401, 403: return .accessDenied(url: url, status: status)
         case 404, 410: return .notFound(url: url)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A model the app can download.
-public struct CatalogEntry: Identifiable, Hashable, Sendable {
+public struct CatalogEntry: Identifiable, Hashable, Codable, Sendable {
     /// Stable identifier, persisted in settings and history; never changes.
     public let id: String
     /// The name shown to people.
@@ -49,6 +49,14 @@ public struct CatalogEntry: Identifiable, Hashable, Sendable {
     }
 }
 
+/// A catalog file that cannot be used.
+public struct CatalogError: Error, LocalizedError, Equatable, Sendable {
+    public let file: String
+    public let problem: String
+
+    public var errorDescription: String? { "The model catalog \(file) cannot be used: \(problem)." }
+}
+
 /// Everything the app can download. Retiring a model means deleting its entry: files no entry
 /// claims are swept from the models directory at launch. Mark an entry deprecated one release
 /// before deleting it, so nobody is left without a translator.
@@ -69,6 +77,48 @@ public struct ModelCatalog: Sendable {
     public func entry(fileName: String) -> CatalogEntry? { entries.first { $0.fileName == fileName } }
 
     static let huggingFace = "https://huggingface.co"
+
+    /// Reads a catalog from a JSON file (`{"entries": [...]}`, each entry with the fields of
+    /// `CatalogEntry`): what the model pipeline writes for a new model, and what
+    /// `ILOTOKI_CATALOG` points at to try one before it is in a release.
+    /// - Throws: `CatalogError` naming the file and what is wrong in it.
+    public static func load(from file: URL) throws -> ModelCatalog {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw CatalogError(file: file.path, problem: "it cannot be read (\(error.localizedDescription))")
+        }
+        struct File: Decodable { let entries: [CatalogEntry] }
+        let entries: [CatalogEntry]
+        do {
+            entries = try JSONDecoder().decode(File.self, from: data).entries
+        } catch let error as DecodingError {
+            throw CatalogError(file: file.path, problem: "it is not a catalog (\(SharedFile<Int>.describe(error)))")
+        } catch {
+            throw CatalogError(file: file.path, problem: "it is not a catalog")
+        }
+        guard !entries.isEmpty else { throw CatalogError(file: file.path, problem: "it has no entries") }
+        var seen = Set<String>()
+        for entry in entries {
+            guard seen.insert(entry.id).inserted else { throw CatalogError(file: file.path, problem: "the id \(entry.id) appears twice") }
+            guard entry.bytes > 0 else { throw CatalogError(file: file.path, problem: "\(entry.id) has no size") }
+            guard ["http", "https"].contains(entry.url.scheme ?? ""), !entry.fileName.isEmpty, entry.fileName.hasSuffix(".gguf") else {
+                throw CatalogError(file: file.path, problem: "\(entry.id) does not point at a .gguf file over HTTP(S)")
+            }
+            if let sha256 = entry.sha256, !(sha256.count == 64 && sha256.allSatisfy(\.isHexDigit)) {
+                throw CatalogError(file: file.path, problem: "\(entry.id) has a sha256 that is not 64 hex digits")
+            }
+        }
+        return ModelCatalog(entries: entries)
+    }
+
+    /// The catalog to use: the file `ILOTOKI_CATALOG` names, else the one of this release.
+    /// - Throws: `CatalogError` when that file cannot be used.
+    public static func forEnvironment(_ environment: [String: String]) throws -> ModelCatalog {
+        guard let path = environment["ILOTOKI_CATALOG"], !path.isEmpty else { return .standard }
+        return try load(from: URL(fileURLWithPath: path))
+    }
 
     /// The models of this release.
     public static let standard = ModelCatalog(entries: [
