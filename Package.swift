@@ -37,10 +37,15 @@ let package = Package(
             name: "IloTokiCore",
             dependencies: ["IloTokiLLM", "CSHA256"]
         ),
+        // Line editing for the interactive session, over libedit (Debian's libedit-dev).
+        .target(
+            name: "CLineEditor",
+            linkerSettings: [.linkedLibrary("edit")]
+        ),
         // The command line: parsing and commands (a library, so tests can reach it), and its executable.
         .target(
             name: "IloTokiCLI",
-            dependencies: ["IloTokiCore", "IloTokiLLM"]
+            dependencies: ["IloTokiCore", "IloTokiLLM", "CLineEditor"]
         ),
         .executableTarget(
             name: "ilotoki",

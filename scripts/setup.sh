@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything needed to build ilo toki on a fresh Debian/Ubuntu machine with the Swift
-# toolchain: system packages (GTK 4 for the Linux app), a Python environment under build/ for
+# toolchain: system packages (GTK 4 for the Linux app, libedit for the command line), a Python environment under build/ for
 # the fetchers, llama.cpp and the inference core, the app's fonts. Idempotent and quick once done.
 #   --with-test-tools   also install what the tests need (strace, Xvfb, xdotool, hb-shape)
 set -euo pipefail
@@ -9,7 +9,7 @@ set -euo pipefail
 command -v swift >/dev/null || die "the Swift toolchain is not installed (https://swift.org/install)"
 command -v python3 >/dev/null || die "python3 is needed to fetch pinned sources"
 
-packages=(cmake ninja-build pkg-config libgtk-4-dev)
+packages=(cmake ninja-build pkg-config libgtk-4-dev libedit-dev)
 for arg in "$@"; do
     case "$arg" in
     --with-test-tools) packages+=(strace xvfb xauth xdotool desktop-file-utils appstream libharfbuzz-bin) ;;

@@ -1,5 +1,11 @@
 import Foundation
 import IloTokiCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import IloTokiLLM
 
 /// The `ilotoki` command line: the whole product in a terminal, over the same app model,
@@ -12,7 +18,6 @@ public enum CLI {
         static let ok: Int32 = 0
         static let failure: Int32 = 1
         static let usage: Int32 = 2
-        static let interrupted: Int32 = 130
     }
 
     static let commands: [CommandSpec] = [
@@ -26,6 +31,27 @@ public enum CLI {
         BenchCommand.spec,
     ]
 
+    /// Runs the process's own command line (`CommandLine`) and returns the exit status.
+    ///
+    /// The arguments are read as the bytes they are: one that is not valid UTF-8 is refused,
+    /// as a line of standard input is, instead of becoming U+FFFD. A closed standard output
+    /// ends the command quietly (SIGPIPE is ignored, so writing reports it instead).
+    @MainActor
+    public static func main() async -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        Interrupts.shared.install()
+        var arguments: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index], let text = String(validatingCString: raw) else {
+                Console(environment: ProcessInfo.processInfo.environment).error(
+                    "argument \(index) is not valid UTF-8 text; ilo toki translates text only.")
+                return Status.failure
+            }
+            arguments.append(text)
+        }
+        return await run(arguments)
+    }
+
     /// Runs the command line and returns the exit status.
     /// - Parameters:
     ///   - arguments: the arguments without the program name.
@@ -33,6 +59,16 @@ public enum CLI {
     @MainActor
     public static func run(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
         let console = Console(environment: environment)
+        let status = await runCommand(arguments, console: console, environment: environment)
+        if let failure = console.outputFailure {
+            console.error("cannot write to standard output: \(failure.lowercased()).")
+            return Status.failure
+        }
+        return status
+    }
+
+    @MainActor
+    private static func runCommand(_ arguments: [String], console: Console, environment: [String: String]) async -> Int32 {
         if arguments == ["--version"] || arguments == ["-V"] {
             console.out("ilotoki \(version) (llama.cpp \(Engine.backendVersion))\n")
             return Status.ok
@@ -68,6 +104,17 @@ public enum CLI {
         }
 
         let context = CommandContext(console: console, environment: environment)
+        // A signal while no command handles it itself (waiting for the next line of input)
+        // ends the command the way it would end the command's own work.
+        let work = Task { @MainActor in await dispatch(spec, parsed, context: context) }
+        return await Interrupts.shared.whileRunning(onInterrupt: { _ in work.cancel() }) {
+            await work.value
+        }
+    }
+
+    @MainActor
+    private static func dispatch(_ spec: CommandSpec, _ parsed: ParsedArguments, context: CommandContext) async -> Int32 {
+        let console = context.console
         do {
             switch spec.path {
             case TranslateCommand.spec.path: return try await TranslateCommand(context: context, arguments: parsed).run()
@@ -86,7 +133,7 @@ public enum CLI {
             console.error(error.message + " Run `ilotoki \(spec.name) --help` for usage.")
             return Status.usage
         } catch is CancellationError {
-            return Status.interrupted
+            return Interrupts.shared.exitStatus
         } catch {
             console.error(message(for: error))
             return Status.failure
@@ -127,7 +174,7 @@ struct CommandContext: Sendable {
     /// - Throws: the store's error when the home cannot be used and the command needs it.
     @MainActor
     func prepareModel(keeping: [URL] = [], threads: Int? = nil, needsHome: Bool = true) throws -> TranslatorModel {
-        let store = ModelStore(directories: directories)
+        let store = ModelStore(directories: directories, catalog: try ModelCatalog.forEnvironment(environment))
         if needsHome { try store.requireHome() }
         var options = Engine.Options()
         options.threads = threads
@@ -146,10 +193,6 @@ struct CommandContext: Sendable {
     }
 }
 
-extension CatalogEntry {
-    /// "1.39 GB".
-    var sizeText: String { ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file) }
-}
 
 /// `--help` texts, made from the command table.
 enum Help {
@@ -173,6 +216,7 @@ enum Help {
 
             Options: --help (for any command), --version.
             Run `ilotoki COMMAND --help` for a command's options.
+            Text that starts with "-" goes after "--": ilotoki -- "-5 degrees outside"
 
             Files live in $ILOTOKI_HOME (default $XDG_DATA_HOME/ilotoki or ~/.local/share/ilotoki);
             set HF_ENDPOINT to download through a Hugging Face mirror.
@@ -197,6 +241,9 @@ enum Help {
             text += "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + "\n"
         }
         if !spec.details.isEmpty { text += "\n" + spec.details + "\n" }
+        if !spec.operands.isEmpty {
+            text += "\nAn operand that starts with \"-\" goes after \"--\": ilotoki \(spec.name) -- \"-5 degrees outside\"\n"
+        }
         return text
     }
 }

@@ -1,92 +1,130 @@
 import Foundation
 import IloTokiCore
 
-/// `ilotoki` on a terminal with no text: a prompt, streamed answers, a few `:` commands.
+/// `ilotoki` on a terminal with no text: a prompt with line editing, streamed answers, a few
+/// `:` commands.
 @MainActor
 struct InteractiveSession {
     let console: Console
     let model: TranslatorModel
-    /// The direction given on the command line, if any; otherwise it follows the text.
+    /// The direction given on the command line, if any; otherwise it follows the text until
+    /// the user sets one with `:to`, `:from` or `:swap`.
     let fixed: TranslationDirection?
 
     func run() async -> Int32 {
+        guard let editor = LineEditor() else {
+            console.error("the terminal cannot be used for line editing; pipe the text in instead (echo TEXT | ilotoki).")
+            return CLI.Status.failure
+        }
         var direction = fixed ?? model.direction
+        var pinned = fixed != nil
         let name = model.loadedModel?.displayName ?? "the model"
         console.out(console.dim("ilotoki with \(name). Type a sentence; :help for commands, Ctrl-D to leave.\n"))
-        var lines = StandardInput.lines().makeAsyncIterator()
         while true {
-            console.out(console.bold("\(direction.source.code)→\(direction.target.code) › "))
-            guard let line = await lines.next() else {
+            if Task.isCancelled { return Interrupts.shared.exitStatus }
+            let prompt = console.bold("\(direction.source.code)→\(direction.target.code) › ")
+            switch await editor.read(prompt: prompt) {
+            case .end:
+                if Task.isCancelled { return Interrupts.shared.exitStatus }
                 console.out("\n")
                 return CLI.Status.ok
-            }
-            guard let text = line.text else {
+            case .cancelled:
+                console.out("\n")  // Ctrl-C on the line being typed: a fresh prompt
+                continue
+            case .invalid:
                 console.error("that line is not valid UTF-8 text.")
-                continue
-            }
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { continue }
-            if trimmed.hasPrefix(":") {
-                if let changed = command(trimmed, direction: direction) {
-                    direction = changed
-                } else if trimmed == ":quit" || trimmed == ":q" {
-                    return CLI.Status.ok
+            case .line(let text):
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty { continue }
+                editor.remember(trimmed)
+                if trimmed.hasPrefix(":") {
+                    switch command(trimmed, direction: direction) {
+                    case .set(let chosen):
+                        direction = chosen
+                        pinned = true
+                        model.setDirection(chosen)
+                    case .detect:
+                        pinned = false
+                        console.out(console.dim("(the direction follows the text again)\n"))
+                    case .quit:
+                        return CLI.Status.ok
+                    case .none:
+                        break
+                    }
+                    continue
                 }
-                continue
-            }
-            if fixed == nil, let detected = TokiPonaDetector.direction(for: trimmed, current: direction) {
-                direction = detected
-                console.out(console.dim("(\(direction.source.code)→\(direction.target.code))\n"))
-            }
-            model.setDirection(direction)
-            let translator = TranslateCommand(context: CommandContext(console: console, environment: console.environment), arguments: ParsedArguments(command: ["translate"]))
-            switch await translator.stream(trimmed, direction: direction, model: model, json: false) {
-            case .done: break
-            case .interrupted: console.out(console.dim("(stopped)\n"))
-            case .failed(let error): console.error(CLI.message(for: error))
+                if !pinned {
+                    do {
+                        let detected = try TokiPonaDetector.direction(for: trimmed, last: direction)
+                        if detected != direction { console.out(console.dim("(\(detected.source.code)→\(detected.target.code))\n")) }
+                        direction = detected
+                    } catch {
+                        console.error(CLI.message(for: error))
+                        continue
+                    }
+                }
+                model.setDirection(direction)
+                let translator = TranslateCommand(
+                    context: CommandContext(console: console, environment: console.environment), arguments: ParsedArguments(command: ["translate"]))
+                switch await translator.stream(trimmed, direction: direction, model: model, json: false) {
+                case .done: break
+                case .interrupted: console.out(console.dim("\n(stopped)\n"))
+                case .failed(let error): console.error(CLI.message(for: error))
+                }
             }
         }
     }
 
-    /// Runs a `:` command; returns the new direction when it changed.
-    private func command(_ text: String, direction: TranslationDirection) -> TranslationDirection? {
+    enum CommandResult {
+        /// The direction is now this, and stays until changed.
+        case set(TranslationDirection)
+        /// The direction follows the text again.
+        case detect
+        case quit
+        case none
+    }
+
+    /// Runs a `:` command.
+    private func command(_ text: String, direction: TranslationDirection) -> CommandResult {
         let words = text.dropFirst().split(separator: " ").map(String.init)
         switch words.first {
         case "swap":
-            return direction.swapped
+            return .set(direction.swapped)
         case "to", "from":
             guard words.count == 2, let language = Language(code: words[1]) else {
                 console.error("say :\(words[0]) tok, en, ru or vi.")
-                return nil
+                return .none
             }
-            let wanted: TranslationDirection? =
+            return .set(
                 words[0] == "to"
-                ? (language == .tokiPona ? .toTokiPona(from: direction.otherLanguage) : .fromTokiPona(to: language))
-                : (language == .tokiPona ? .fromTokiPona(to: direction.otherLanguage) : .toTokiPona(from: language))
-            return wanted
+                    ? (language == .tokiPona ? .toTokiPona(from: direction.otherLanguage) : .fromTokiPona(to: language))
+                    : (language == .tokiPona ? .fromTokiPona(to: direction.otherLanguage) : .toTokiPona(from: language)))
+        case "auto":
+            return .detect
         case "history":
             for entry in model.history.entries.prefix(10).reversed() {
                 console.out("\(entry.olin ? "★ " : "")\(entry.direction)  \(entry.source) → \(entry.result)\n")
             }
             if model.history.entries.isEmpty { console.out(console.dim("(no translations yet)\n")) }
-            return nil
+            return .none
         case "help":
             console.out(
                 """
-                :swap          turn the direction round
-                :to LANG       translate into LANG (tok, en, ru, vi)
+                :to LANG       translate into LANG (tok, en, ru, vi); the direction stays set
                 :from LANG     translate from LANG
+                :swap          turn the direction round
+                :auto          let the direction follow the text again
                 :history       the last translations
                 :quit          leave (or Ctrl-D)
-                Ctrl-C stops a translation.
+                Ctrl-C stops a translation, or drops the line being typed.
 
                 """)
-            return nil
+            return .none
         case "quit", "q":
-            return nil
+            return .quit
         default:
             console.error("unknown command \(text); :help lists them.")
-            return nil
+            return .none
         }
     }
 }

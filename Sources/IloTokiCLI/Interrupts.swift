@@ -8,39 +8,60 @@ import Synchronization
     import Darwin
 #endif
 
-/// Ctrl-C, handled instead of killing the process: a translation stops, a download pauses
-/// and keeps its `.part` file.
+/// Ctrl-C, and the requests to end that a terminal or a service manager sends (SIGTERM,
+/// SIGHUP), handled instead of killing the process: a translation stops, a download pauses
+/// and keeps its `.part` file, what was finished is kept, and the process ends with
+/// 128 + the signal's number (130 for Ctrl-C).
 final class Interrupts: @unchecked Sendable {
     static let shared = Interrupts()
 
-    private let handler = Mutex<(@Sendable () -> Void)?>(nil)
+    /// The signals handled.
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    private let handlers = Mutex<[(@Sendable (Int32) -> Void)]>([])
+    private let last = Atomic<Int32>(0)
     private let count = Atomic<Int>(0)
-    // Set once in init and never touched again; kept so the source stays alive.
-    private let source: DispatchSourceSignal
+    // Set once in init and never touched again (so the class may be shared); kept so the sources stay alive.
+    private let sources: [any DispatchSourceSignal]
 
     private init() {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "ilotoki.interrupts"))
-        source.setEventHandler { [unowned self] in fire() }
-        source.resume()
+        let queue = DispatchQueue(label: "ilotoki.interrupts")
+        var sources: [any DispatchSourceSignal] = []
+        for number in Self.signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            sources.append(source)
+        }
+        self.sources = sources
+        for (number, source) in zip(Self.signals, sources) {
+            source.setEventHandler { [unowned self] in fire(number) }
+            source.resume()
+        }
     }
 
-    private func fire() {
+    /// Starts listening; until this is called the signals keep their default effect.
+    func install() {}
+
+    private func fire(_ number: Int32) {
+        last.store(number, ordering: .sequentiallyConsistent)
         count.add(1, ordering: .sequentiallyConsistent)
-        handler.withLock { $0 }?()
+        handlers.withLock { $0.last }?(number)
     }
 
-    /// How many times Ctrl-C was pressed so far.
+    /// How many signals arrived so far.
     var received: Int { count.load(ordering: .sequentiallyConsistent) }
 
-    /// Runs `body` with `onInterrupt` called on Ctrl-C; the previous handler comes back after.
+    /// The exit status for the last signal: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
+    var exitStatus: Int32 {
+        let number = last.load(ordering: .sequentiallyConsistent)
+        return 128 + (number == 0 ? SIGINT : number)
+    }
+
+    /// Runs `body` with `onInterrupt` called on a signal; the previous handler comes back after.
     @MainActor
-    func whileRunning<T>(onInterrupt: @escaping @Sendable () -> Void, _ body: () async throws -> T) async rethrows -> T {
-        let previous = handler.withLock { current -> (@Sendable () -> Void)? in
-            defer { current = onInterrupt }
-            return current
-        }
-        defer { handler.withLock { $0 = previous } }
+    func whileRunning<T>(onInterrupt: @escaping @Sendable (Int32) -> Void, _ body: () async throws -> T) async rethrows -> T {
+        handlers.withLock { $0.append(onInterrupt) }
+        defer { handlers.withLock { _ = $0.popLast() } }
         return try await body()
     }
 }

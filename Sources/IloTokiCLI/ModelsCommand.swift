@@ -56,7 +56,7 @@ struct ModelsCommand {
             rows.append([entry.id == selected ? "*" : "", entry.id, entry.displayName, entry.sizeText, state])
         }
         for sideloaded in store.sideloadedModels() {
-            let size = store.bytes(of: .sideloaded(sideloaded)).map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .file) } ?? "?"
+            let size = store.bytes(of: .sideloaded(sideloaded)).map { ByteSize.text($0) } ?? "?"
             let state = sideloaded.isMissing ? "MISSING: \(sideloaded.path)" : "added: \(sideloaded.path) (\(sideloaded.format.rawValue))"
             rows.append([sideloaded.id == selected ? "*" : "", sideloaded.id, sideloaded.name, size, state])
         }
@@ -105,11 +105,11 @@ struct ModelsCommand {
         let request = DownloadRequest(entry: entry, store: model.store, endpoint: context.endpoint)
         let handle = ModelDownloader().start(request)
         let bar = ProgressBar(console: console, total: entry.bytes)
-        return try await Interrupts.shared.whileRunning(onInterrupt: { handle.pause() }) {
+        return try await Interrupts.shared.whileRunning(onInterrupt: { _ in handle.pause() }) {
             for try await event in handle.events {
                 switch event {
                 case .started(let offset, _):
-                    if offset > 0 { bar.note("resuming at \(ByteCountFormatter.string(fromByteCount: offset, countStyle: .file))") }
+                    if offset > 0 { bar.note("resuming at \(ByteSize.text(offset))") }
                 case .progress(let progress): bar.show(progress)
                 case .stalled(_, let reason): bar.note("connection dropped (\(reason)); retrying")
                 case .verifying(let sha256Known):
@@ -118,7 +118,7 @@ struct ModelsCommand {
                     bar.finish()
                     let percent = Int((progress.fraction ?? 0) * 100)
                     console.err("Paused at \(percent)%: the partial download is kept. Run `ilotoki models download \(entry.id)` again to resume.\n")
-                    return CLI.Status.interrupted
+                    return Interrupts.shared.exitStatus
                 case .installed(let file):
                     bar.finish()
                     console.out("Installed \(entry.displayName) (\(entry.sizeText), sha256 \(file.sha256)).\n")
@@ -143,7 +143,7 @@ struct ModelsCommand {
         case .catalog(let entry):
             let bytes = model.store.bytesOnDisk(for: entry)
             try model.store.delete(entry)
-            console.out("Deleted \(entry.displayName) (\(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)) freed).\n")
+            console.out("Deleted \(entry.displayName) (\(ByteSize.text(bytes)) freed).\n")
         case .sideloaded(let sideloaded):
             try model.store.removeSideloaded(id: sideloaded.id)
             console.out("Forgot \(sideloaded.name); the file \(sideloaded.path) was not touched.\n")
@@ -199,9 +199,9 @@ final class ProgressBar: @unchecked Sendable {
     func show(_ progress: DownloadProgress) {
         let fraction = progress.fraction ?? 0
         let percent = Int(fraction * 100)
-        let done = ByteCountFormatter.string(fromByteCount: progress.bytes, countStyle: .file)
-        let all = ByteCountFormatter.string(fromByteCount: total, countStyle: .file)
-        let rate = ByteCountFormatter.string(fromByteCount: Int64(progress.bytesPerSecond), countStyle: .file)
+        let done = ByteSize.text(progress.bytes)
+        let all = ByteSize.text(total)
+        let rate = ByteSize.text(Int64(progress.bytesPerSecond))
         if console.stderrIsTerminal {
             let width = 30
             let filled = Int(fraction * Double(width))

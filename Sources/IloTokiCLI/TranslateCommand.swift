@@ -22,14 +22,23 @@ struct TranslateCommand {
         ],
         details: """
             Toki Pona is always on one side. Without --from and --to the direction is detected:
-            Toki Pona goes to English, anything else into Toki Pona. With text on standard input,
-            every line is translated on its own, in order. The translation streams to standard
-            output as it is generated. Translations are kept in the history (see `ilotoki history`)
-            unless history is switched off.
+            Toki Pona goes into the language you used last (English at first), English, Russian
+            and Vietnamese go into Toki Pona. A word that is the same in Toki Pona and English
+            ("a", "mama", "open") follows the direction you used last. Vietnamese typed without
+            its marks (Toi yeu ban) reads as English: add --from vi (or --to, for the other way).
 
-            Interactive session (a terminal and no text): type a sentence; :swap turns the
-            direction round, :to LANG and :from LANG choose the language, :history shows the last
-            translations, :help lists these. Ctrl-C stops a translation, Ctrl-D leaves.
+            With text on standard input, every line is translated on its own, in order, and
+            answered by exactly one line: an empty line for an empty line or for a line that
+            failed (--json: an object with "error"), so output and input line up. A line cut
+            short by Ctrl-C (or SIGTERM, SIGHUP) is not written as finished: standard error
+            says which line it was. The translation streams to standard output as it is made.
+            Translations are kept in the history (see `ilotoki history`) unless it is switched off.
+
+            Interactive session (a terminal and no text): type a sentence; the arrow keys,
+            Ctrl-A and Ctrl-E edit it, the up arrow brings back an earlier one. :to LANG and
+            :from LANG fix the direction (:auto detects it again), :swap turns it round,
+            :history shows the last translations, :help lists these. Ctrl-C stops a
+            translation or drops the line being typed; Ctrl-D leaves.
             """
     )
 
@@ -69,9 +78,15 @@ struct TranslateCommand {
         let json = arguments.has("--json")
         if !arguments.operands.isEmpty {
             let text = arguments.operands.joined(separator: " ")
-            return try await translateOne(text, direction: fixed ?? .detected(for: text), model: model, json: json)
+            let direction = try fixed ?? model.direction(for: text)
+            return try await translateOne(text, direction: direction, model: model, json: json)
         }
-        if console.stdinIsTerminal && !json {
+        if console.stdinIsTerminal {
+            // A terminal session answers people, not programs: JSON wants its text given.
+            if json {
+                throw UsageError(
+                    message: "--json needs the text: as arguments, or on standard input from a pipe or a file.", command: "translate")
+            }
             return await InteractiveSession(console: console, model: model, fixed: fixed).run()
         }
         return await translateLines(model: model, fixed: fixed, json: json)
@@ -109,21 +124,27 @@ struct TranslateCommand {
     /// Translates one text and writes it out; the status says how it went.
     @MainActor
     private func translateOne(_ text: String, direction: TranslationDirection, model: TranslatorModel, json: Bool) async throws -> Int32 {
-        let outcome = await stream(text, direction: direction, model: model, json: json)
-        switch outcome {
-        case .done: return CLI.Status.ok
-        case .interrupted: return CLI.Status.interrupted
+        model.setDirection(direction)
+        switch await stream(text, direction: direction, model: model, json: json) {
+        case .done:
+            return CLI.Status.ok
+        case .interrupted:
+            console.err("\ninterrupted: the translation is incomplete.\n")
+            return Interrupts.shared.exitStatus
         case .failed(let error): throw error
         }
     }
 
     enum Outcome {
         case done
+        /// Stopped by a signal: what was written of the translation is not all of it.
         case interrupted
         case failed(Error)
     }
 
-    /// Streams one translation to standard output (or, with `json`, writes one object when done).
+    /// Streams one translation to standard output, ending it with a newline once it is
+    /// complete (or, with `json`, writes one object when done). A translation cut short gets
+    /// no newline and no object: it is never passed off as finished.
     @MainActor
     func stream(_ text: String, direction: TranslationDirection, model: TranslatorModel, json: Bool) async -> Outcome {
         let task = Task { @MainActor () -> Outcome in
@@ -132,79 +153,71 @@ struct TranslateCommand {
                 for try await progress in model.translation(of: text, direction: direction) {
                     if !json { console.out(progress.addition) }
                     last = progress
+                    if console.outputStopped { break }
                 }
                 try Task.checkCancellation()
-                if let last {
-                    console.out(json ? Self.json(text, direction: direction, progress: last, model: model) + "\n" : "\n")
+                if let last, last.isFinal {
+                    console.out(json ? TranslationJSON.object(text, direction: direction, progress: last, model: model) + "\n" : "\n")
+                } else if !console.outputStopped {
+                    return .interrupted
                 }
                 return .done
             } catch is CancellationError {
-                if !json, last?.text.isEmpty == false { console.out("\n") }
                 return .interrupted
             } catch {
                 if !json, last?.text.isEmpty == false { console.out("\n") }
                 return .failed(error)
             }
         }
-        return await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {
+        return await Interrupts.shared.whileRunning(onInterrupt: { _ in task.cancel() }) {
             await task.value
         }
     }
 
-    /// One translation per line of standard input, in order. A line that fails is reported
-    /// with its number; the others are still translated, and the status is then 1.
+    /// One translation per line of standard input, in order, each answered by exactly one
+    /// line of output. A line that fails is answered by an empty line (or an object with
+    /// `"error"`), named on standard error, and the status is then 1.
     @MainActor
     private func translateLines(model: TranslatorModel, fixed: TranslationDirection?, json: Bool) async -> Int32 {
         var failed = false
         for await line in StandardInput.lines() {
+            if console.outputStopped { break }
             guard let text = line.text else {
-                console.error("line \(line.number) of standard input is not valid UTF-8 text; it was skipped.")
+                console.error("line \(line.number) of standard input is not valid UTF-8 text.")
+                console.out(json ? TranslationJSON.failure(source: nil, direction: fixed, message: "not valid UTF-8 text") + "\n" : "\n")
                 failed = true
                 continue
             }
-            guard !TranslationPrompt.prepare(text).isEmpty else {
-                if !json { console.out("\n") }
+            if TranslationPrompt.prepare(text).isEmpty {
+                console.out(json ? TranslationJSON.empty(text, direction: fixed ?? model.direction) + "\n" : "\n")
                 continue
             }
-            switch await stream(text, direction: fixed ?? .detected(for: text), model: model, json: json) {
+            let direction: TranslationDirection
+            do {
+                direction = try fixed ?? model.direction(for: text)
+            } catch {
+                console.error("line \(line.number): \(CLI.message(for: error))")
+                console.out(json ? TranslationJSON.failure(source: text, direction: nil, message: CLI.message(for: error)) + "\n" : "\n")
+                failed = true
+                continue
+            }
+            model.setDirection(direction)
+            switch await stream(text, direction: direction, model: model, json: json) {
             case .done: break
-            case .interrupted: return CLI.Status.interrupted
+            case .interrupted:
+                console.err("\ninterrupted: line \(line.number) of standard input was not finished.\n")
+                return Interrupts.shared.exitStatus
             case .failed(let error):
                 console.error("line \(line.number): \(CLI.message(for: error))")
+                console.out(json ? TranslationJSON.failure(source: text, direction: direction, message: CLI.message(for: error)) + "\n" : "\n")
                 failed = true
             }
         }
+        if Task.isCancelled {
+            // A signal while waiting for the next line: every line so far was answered.
+            return Interrupts.shared.exitStatus
+        }
         return failed ? CLI.Status.failure : CLI.Status.ok
-    }
-
-    // MARK: - JSON
-
-    /// `{"from":"tok","to":"en","source":…,"result":…,"model":…,"tokens":{…},"timings":{…}}`, keys
-    /// in that order.
-    @MainActor
-    static func json(_ text: String, direction: TranslationDirection, progress: TranslationProgress, model: TranslatorModel) -> String {
-        let stats = progress.stats
-        func string(_ value: String) -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
-            return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
-        }
-        func number(_ value: Double) -> String { String(format: "%.1f", value) }
-        return "{\"from\":\(string(direction.source.code)),\"to\":\(string(direction.target.code)),"
-            + "\"source\":\(string(text)),\"result\":\(string(progress.text)),\"model\":\(string(modelName(model))),"
-            + "\"tokens\":{\"prompt\":\(stats.promptTokens),\"generated\":\(stats.generatedTokens)},"
-            + "\"timings\":{\"prefill_ms\":\(number(stats.prefillMilliseconds)),\"decode_ms\":\(number(stats.decodeMilliseconds)),"
-            + "\"first_piece_ms\":\(number(stats.firstPieceMilliseconds)),\"decode_tokens_per_second\":\(number(stats.decodeTokensPerSecond))}}"
-    }
-
-    /// The loaded model's id, or the file named with `--model PATH`.
-    @MainActor
-    static func modelName(_ model: TranslatorModel) -> String {
-        switch model.loadedModel {
-        case .sideloaded(let file)? where file.id == SideloadedModel.sessionFileID: file.path
-        case let choice?: choice.id
-        case nil: ""
-        }
     }
 
     // MARK: - Options

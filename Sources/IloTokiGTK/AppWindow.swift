@@ -470,7 +470,7 @@ public final class AppWindow {
             slab.setTitle(strings[.stop])
             slab.setEnabled(true)
         case .download(let entry):
-            slab.setTitle(strings(.downloadModel, ByteCountFormatter.string(fromByteCount: entry.bytes, countStyle: .file)))
+            slab.setTitle(strings(.downloadModel, ByteSize.text(entry.bytes)))
             slab.setEnabled(true)
         case .resumeDownload:
             let fraction = model.activeDownload?.fraction ?? {

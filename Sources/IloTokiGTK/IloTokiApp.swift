@@ -144,7 +144,7 @@ public enum IloTokiApp {
                 store: store, engineLoader: ScriptedEngineLoader { _ in Demo.engine() }, downloader: ScriptedDownloader(),
                 availableMemory: { 1 << 40 })
         }
-        let store = ModelStore(directories: .standard(environment: environment))
+        let store = ModelStore(directories: .standard(environment: environment), catalog: try ModelCatalog.forEnvironment(environment))
         return TranslatorModel(store: store, endpoint: environment["HF_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 })
     }
 

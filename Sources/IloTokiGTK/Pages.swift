@@ -201,7 +201,7 @@ final class Pages {
             let holder = card()
             let name = label(entry.displayName, classes: ["plate-text"])
             append(holder, name)
-            var facts = "\(ByteCountFormatter.string(fromByteCount: entry.bytes, countStyle: .file)) · \(entry.quantization) · "
+            var facts = "\(ByteSize.text(entry.bytes)) · \(entry.quantization) · "
             switch status.state {
             case .installed: facts += strings[.modelInstalled]
             case .partial(let bytes): facts += strings(.modelPartial, window.percent(Double(bytes) / Double(entry.bytes)))

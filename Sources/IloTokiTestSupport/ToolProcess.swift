@@ -15,9 +15,21 @@ public final class ToolProcess: @unchecked Sendable {
         public let stdoutData: Data
     }
 
-    /// `.build/debug/<name>` in this checkout.
+    /// The directory of the build that made the running tests (`swift build --show-bin-path`):
+    /// the tools built with them are beside them, whatever the configuration or triple.
+    public static let binDirectory: URL = {
+        #if os(Linux)
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        #else
+            // On Apple platforms tests run inside <bin>/<package>PackageTests.xctest/Contents/MacOS.
+            Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent()
+                ?? TestModels.repositoryRoot.appendingPathComponent(".build/debug")
+        #endif
+    }()
+
+    /// A tool built beside the tests, e.g. `ilotoki`.
     public static func executable(_ name: String) -> URL {
-        TestModels.repositoryRoot.appendingPathComponent(".build/debug/\(name)")
+        binDirectory.appendingPathComponent(name)
     }
 
     private let process = Process()

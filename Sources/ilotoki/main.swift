@@ -5,6 +5,6 @@ import IloTokiCLI
 // park it in dispatch_main, whose sigsuspend trips up valgrind's callgrind, used to count
 // the Swift layer's instructions.)
 Task { @MainActor in
-    exit(await CLI.run(Array(CommandLine.arguments.dropFirst())))
+    exit(await CLI.main())
 }
 RunLoop.main.run()

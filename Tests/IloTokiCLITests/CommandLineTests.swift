@@ -72,10 +72,11 @@ import Testing
         let result = try await run(["--model", tiny, "--json", "--from", "tok"], input: "mi moku\nsina lape\n\njan li kama\n")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
+        #expect(lines.count == 4)  // the empty line is answered too, so output lines up with input
         let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
-        #expect(objects.map { $0["source"] as? String } == ["mi moku", "sina lape", "jan li kama"])
-        for object in objects {
+        #expect(objects.map { $0["source"] as? String } == ["mi moku", "sina lape", "", "jan li kama"])
+        #expect(lines[2] == #"{"from":"tok","to":"en","source":"","result":""}"#)
+        for object in objects where object["source"] as? String != "" {
             #expect(object["from"] as? String == "tok")
             #expect(object["to"] as? String == "en")
             #expect(object["result"] is String)
@@ -102,7 +103,9 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("line 2"))
         #expect(result.stderr.contains("UTF-8"))
-        #expect(result.stdout.split(separator: "\n").count == 2)  // the other lines were translated
+        let objects = result.stdout.split(separator: "\n")
+        #expect(objects.count == 3)  // the other lines were translated, and line 2 answered with its error
+        #expect(objects[1].hasPrefix(#"{"from":"tok","to":"en","source":null,"error":"#))
     }
 
     @Test func textLongerThanTheContextIsRefusedWithTheLimit() async throws {
@@ -129,12 +132,14 @@ import Testing
         // Privacy, proven: trace every socket the process and its threads open.
         let tiny = try TestModels.require(TestModels.tiny)
         let trace = home.file("strace.log")
+        // The model file being opened shows the trace saw the translation happen.
         let result = try await ToolProcess.run(
-            URL(fileURLWithPath: "/usr/bin/strace"), ["-f", "-e", "trace=socket,connect", "-o", trace.path, ilotoki.path, "--model", tiny, "mi moku"],
+            URL(fileURLWithPath: "/usr/bin/strace"),
+            ["-f", "-e", "trace=socket,connect,openat", "-o", trace.path, ilotoki.path, "--model", tiny, "mi moku"],
             environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         let log = try String(contentsOf: trace, encoding: .utf8)
-        #expect(log.contains("execve") || !log.isEmpty)
+        #expect(log.contains("openat(") && log.contains(tiny), "the trace did not see the model opened")
         #expect(!log.contains("AF_INET"), "\(log)")
     }
 
@@ -194,42 +199,78 @@ import Testing
         // script(1) gives the session a terminal.
         let tool = try ToolProcess(
             URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", "\(ilotoki.path) --model \(gemma)", "/dev/null"], environment: environment)
-        tool.write(Data(":to ru\nI love you\n:swap\n:history\n".utf8))
-        for _ in 0..<3000 where !tool.stdoutSoFar.contains("en→tok  I love you") { try await Task.sleep(for: .milliseconds(10)) }
+        // Each prompt starts a line of the terminal ("\r\n", one Character in Swift); libedit
+        // redraws a line being edited in place (after a bare "\r"), so prompts are counted by line.
+        func prompts() -> Int {
+            let prompts = TranslationDirection.all.map { "\($0) › " }
+            return tool.stdoutSoFar.components(separatedBy: "\r\n").filter { line in prompts.contains { line.contains($0) } }.count
+        }
+        func waitForPrompt(_ count: Int) async throws {
+            for _ in 0..<3000 where prompts() < count { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(prompts() >= count, "prompt \(count) did not come: \(tool.stdoutSoFar)")
+        }
+        try await waitForPrompt(1)
+        // Typed with a slip mended by the arrow keys; libedit edits the line, so the escape
+        // sequences never reach the text.
+        tool.write(Data("I love yuo\u{1B}[D\u{08}\u{1B}[Cu\r".utf8))  // "yuo", ←, backspace, →, "u": "you"
+        for _ in 0..<3000 where !tool.stdoutSoFar.contains("I love you\r\n") { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitForPrompt(2)
+        tool.write(Data(":history\r".utf8))
+        for _ in 0..<3000 where !tool.stdoutSoFar.contains("en→tok  I love you → ") { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitForPrompt(3)
+        // Ctrl-C on a half-typed line drops it and gives a fresh prompt.
+        tool.write(Data("half a line\u{03}".utf8))
+        try await waitForPrompt(4)
+        // :to fixes the direction: English typed next is not detected as English again.
+        tool.write(Data(":to ru\r".utf8))
+        try await waitForPrompt(5)
+        tool.write(Data("good morning\r".utf8))
+        try await waitForPrompt(6)
+        let afterSentence = tool.stdoutSoFar.components(separatedBy: "good morning").last ?? ""
         tool.write(Data([0x04]))  // Ctrl-D
         let result = await tool.wait(timeout: .seconds(30))
         #expect(result.status == 0)
-        #expect(result.stdout.contains("tok→ru ›"))
-        #expect(result.stdout.contains("I love you"))
         #expect(result.stdout.contains("en→tok  I love you → I love you"))
+        #expect(afterSentence.contains("tok→ru › "), "the direction set with :to stayed: \(afterSentence)")
+        #expect(!afterSentence.contains("(en→tok)"))
+        let entries = HistoryStore(url: AppDirectories(home: home.url).historyFile).load().history.entries
+        #expect(entries.contains { $0.source == "I love you" })
+        #expect(!entries.contains { $0.source.contains("\u{1B}") || $0.source.contains("[D") })
+        #expect(!entries.contains { $0.source.contains("half a line") })
     }
 }
 
 /// `ilotoki models download` against a server on 127.0.0.1 standing in for Hugging Face
-/// (through HF_ENDPOINT), with the catalog's real file name and size.
+/// (through HF_ENDPOINT), with a small model in a catalog file (ILOTOKI_CATALOG): everything a
+/// real download goes through, without gigabytes.
 @Suite(.serialized) struct ModelsDownloadCommandTests {
     let home = TemporaryDirectory("cli-download")
     let ilotoki = ToolProcess.executable("ilotoki")
-    static let entry = ModelCatalog.standard.entries[0]
+    static let payload = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+    static let entry = CatalogEntry(
+        id: "small-test", displayName: "Small test model", quantization: "Q8_0",
+        url: URL(string: "https://huggingface.co/test/small/resolve/main/small-model.gguf")!, bytes: Int64(payload.count),
+        format: .sourceTarget, deprecated: false, sha256: nil)
+
+    /// Writes the catalog file and returns the environment that uses it and the server.
+    func environment(_ server: TestHTTPServer, home name: String = "home") throws -> [String: String] {
+        let catalog = home.file("catalog.json")
+        let encoder = JSONEncoder()
+        try encoder.encode(["entries": [Self.entry]]).write(to: catalog)
+        return ["ILOTOKI_HOME": home.file(name).path, "ILOTOKI_CATALOG": catalog.path, "HF_ENDPOINT": server.baseURL.absoluteString, "NO_COLOR": "1"]
+    }
 
     @Test func downloadPausedWithCtrlCResumesInASecondRunAndVerifies() async throws {
-        // A sparse file of the catalog size: the real file name and size, zeros inside.
-        let file = home.file("served.gguf")
-        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: file)
-        try handle.truncate(atOffset: UInt64(Self.entry.bytes))
-        try handle.close()
-        let sha256 = try SHA256.hash(fileAt: file)
-
+        let sha256 = SHA256.hex(of: Self.payload)
         let server = try TestHTTPServer()
-        let path = Self.entry.url.path  // /NetherQuartz/…/resolve/main/<file>
-        try server.serve("/cdn/model.gguf", file: file)
-        server.redirect(path, to: "/cdn/model.gguf", linkedEtag: sha256, linkedSize: Int(Self.entry.bytes))
+        server.serve("/cdn/model.gguf", data: Self.payload)
+        server.redirect(Self.entry.url.path, to: "/cdn/model.gguf", linkedEtag: sha256, linkedSize: Self.payload.count)
         server.addFaults([.stallAfter(3 << 20)], for: "/cdn/model.gguf")
-        let environment = ["ILOTOKI_HOME": home.file("home").path, "HF_ENDPOINT": server.baseURL.absoluteString, "NO_COLOR": "1"]
+        let environment = try environment(server)
 
         let list = try await ToolProcess.run(ilotoki, ["models"], environment: environment)
         #expect(list.stdout.contains("HF_ENDPOINT=\(server.baseURL.absoluteString)"))
+        #expect(list.stdout.contains("Small test model"))
 
         // Without a terminal, the licence must be accepted on the command line.
         let refused = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id], environment: environment)
@@ -247,18 +288,19 @@ import Testing
         first.signal(SIGINT)
         let paused = await first.wait()
         #expect(paused.status == 130)
-        #expect(paused.stderr.contains("Paused"))
+        #expect(paused.stderr.contains("Paused at 50%"))
         #expect(paused.stderr.contains("downloaded 0%"))  // plain progress lines without a terminal
         #expect(FileManager.default.fileExists(atPath: part.path))
 
         let listed = try await ToolProcess.run(ilotoki, ["models"], environment: environment)
-        #expect(listed.stdout.contains("partial 0%"))
+        #expect(listed.stdout.contains("partial 50%"))
 
         let second = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id], environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("Installed"))
-        #expect(second.stderr.contains("resuming"))
-        #expect(Double(server.bodyBytesSent) < 1.05 * Double(Self.entry.bytes))
+        #expect(second.stderr.contains("resuming at 3.1 MB"))
+        #expect(second.stderr.contains("verifying size and sha256"))
+        #expect(server.bodyBytesSent < Self.payload.count + (1 << 20))
 
         let verify = try await ToolProcess.run(ilotoki, ["models", "verify", Self.entry.id], environment: environment)
         #expect(verify.status == 0)
@@ -271,15 +313,45 @@ import Testing
 
         let removed = try await ToolProcess.run(ilotoki, ["models", "remove", Self.entry.id], environment: environment)
         #expect(removed.status == 0)
+        #expect(removed.stdout.contains("6.3 MB freed"))
         #expect(!FileManager.default.fileExists(atPath: home.file("home/models/\(Self.entry.fileName)").path))
+        for result in [refused, paused, second, verify, removed] { #expect(!result.stderr.contains(".."), "\(result.stderr)") }
     }
 
-    @Test func aModelThatMovedSaysSo() async throws {
+    @Test func aMirrorWithoutTheModelIsNamedAndLeavesNothingBehind() async throws {
         let server = try TestHTTPServer()
-        let environment = ["ILOTOKI_HOME": home.file("home404").path, "HF_ENDPOINT": server.baseURL.absoluteString]
+        let environment = try environment(server, home: "home404")
         let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("404"))
-        #expect(result.stderr.contains("moved or renamed"))
+        #expect(result.stderr.contains("HF_ENDPOINT=\(server.baseURL.absoluteString)"))
+        #expect(result.stderr.contains("HTTP 404"))
+        #expect(!result.stderr.contains("Update ilo toki"))
+        #expect(!result.stderr.contains(".."), "\(result.stderr)")
+        // Nothing arrived, so nothing is left: no "partial 0 %".
+        #expect(!FileManager.default.fileExists(atPath: home.file("home404/models/\(Self.entry.fileName).part").path))
+        let listed = try await ToolProcess.run(ilotoki, ["models"], environment: environment)
+        #expect(listed.stdout.contains("not downloaded"))
+        #expect(!listed.stdout.contains("partial"))
+    }
+
+    @Test func aMirrorThatAnswersWithAWebPageIsNamed() async throws {
+        let server = try TestHTTPServer()
+        server.serve(Self.entry.url.path, data: Data("<html><body>Please log in</body></html>".utf8), contentType: "text/html")
+        let environment = try environment(server, home: "home-html")
+        let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("HF_ENDPOINT=\(server.baseURL.absoluteString)"))
+        #expect(result.stderr.contains("web page"))
+    }
+
+    @Test func aPlainMirrorWithoutAnSHA256SaysTheSizeWasChecked() async throws {
+        // A mirror that is a plain file server (nginx, say): no redirect, no X-Linked-Etag.
+        let server = try TestHTTPServer()
+        server.serve(Self.entry.url.path, data: Self.payload)
+        let environment = try environment(server, home: "home-plain")
+        let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("verifying size only"))
+        #expect(!result.stderr.contains("verifying sha256"))
     }
 }

@@ -257,7 +257,7 @@ import Testing
         let data = Self.payload(8 << 20, seed: 14)
         server.serve("/m.gguf", data: data)
         server.addFaults([.stallAfter(3 << 20)], for: "/m.gguf")
-        let fetch = TestModels.repositoryRoot.appendingPathComponent(".build/debug/ilotoki-fetch")
+        let fetch = ToolProcess.executable("ilotoki-fetch")
         let arguments = [server.url("/m.gguf").absoluteString, destination.path, "--size", "\(data.count)"]
 
         let first = Process()

@@ -36,7 +36,8 @@ import Testing
     }
 
     func model(
-        engine: ScriptedEngine = echoEngine(), memory: Int64? = 1 << 40, loads: LoadCounter = LoadCounter()
+        engine: ScriptedEngine = echoEngine(), memory: Int64? = 1 << 40, loads: LoadCounter = LoadCounter(),
+        clock: ManualClock = ManualClock()
     ) throws -> TranslatorModel {
         TranslatorModel(
             store: try store(),
@@ -45,7 +46,8 @@ import Testing
                 return engine
             },
             downloader: downloader,
-            availableMemory: { memory })
+            availableMemory: { memory },
+            clock: clock)
     }
 
     actor LoadCounter {
@@ -209,14 +211,16 @@ import Testing
         model.translate()
         await eventually("the second is done") { model.translationState == .done }
         #expect(model.targetText == "two done")
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(model.targetText == "two done")  // nothing of the first arrives later
+        // Once the first generation has ended nothing of it can arrive: and nothing did.
+        await eventually("both generations ended") { engine.endedCompletions == 2 }
+        #expect(model.targetText == "two done")
         #expect(model.history.entries.map(\.source) == ["second"])
     }
 
     @Test func stoppingKeepsWhatArrivedAndRecordsNothing() async throws {
         try install(Self.current)
-        let model = try model(engine: ScriptedEngine(delay: .milliseconds(20)) { _ in Array(repeating: " word", count: 100) })
+        let engine = ScriptedEngine(delay: .milliseconds(20)) { _ in Array(repeating: " word", count: 100) }
+        let model = try model(engine: engine)
         await model.launch()
         model.sourceText = "mi moku"
         model.translate()
@@ -224,7 +228,7 @@ import Testing
         model.translate()  // the slab stops a running translation
         #expect(model.translationState == .idle)
         let kept = model.targetText
-        try await Task.sleep(for: .milliseconds(80))
+        await eventually("the generation ended") { engine.endedCompletions == 1 }
         #expect(model.targetText == kept)
         #expect(model.history.entries.isEmpty)
     }
@@ -238,9 +242,8 @@ import Testing
         let seen = TargetObserver(model)
         model.translate()
         await eventually("done") { model.translationState == .done }
-        try await Task.sleep(for: .milliseconds(20))
+        await eventually("the observer saw the last change") { seen.values.last == "a b c d" }
         #expect(seen.values.contains("a"))
-        #expect(seen.values.last == "a b c d")
     }
 
     /// Records every value of the target plate as observers see it.
@@ -282,14 +285,22 @@ import Testing
     @Test func editingDoesNotTranslateUnlessAskedTo() async throws {
         try install(Self.current)
         let engine = Self.echoEngine()
-        let model = try model(engine: engine)
+        let clock = ManualClock()
+        let model = try model(engine: engine, clock: clock)
         await model.launch()
         model.sourceText = "mi moku"
-        try await Task.sleep(for: .milliseconds(600))
+        clock.advance(by: .seconds(10))
+        await Task.yield()
+        #expect(clock.sleepers == 0)  // nothing waits to translate
         #expect(engine.prompts.isEmpty)
 
         model.setTranslateAsYouType(true)
         model.sourceText = "mi lape"
+        await eventually("the pause began") { clock.sleepers == 1 }
+        clock.advance(by: TranslatorModel.typingPause - .milliseconds(1))
+        await Task.yield()
+        #expect(engine.prompts.isEmpty)  // not before the pause is over
+        clock.advance(by: .milliseconds(1))
         await eventually("translated while typing") { model.translationState == .done }
         #expect(model.targetText == "mi lape (translated)")
     }

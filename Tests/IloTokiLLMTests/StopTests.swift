@@ -179,7 +179,7 @@ import Testing
     /// A prompt of several hundred tokens, so its evaluation takes a while to stop inside.
     static let longPrompt =
         "Translate this from English to Toki Pona:\nEnglish: "
-        + String(repeating: "The people of the village walk to the river in the morning and bring water home. ", count: 24)
+        + String(repeating: "The people of the village walk to the river in the morning and bring water home. ", count: 16)
         + "\nToki Pona:"
 
     /// Collects one generation of `prompt`, calling `engine.stop()` after `delay`.
@@ -208,20 +208,19 @@ import Testing
     @Test func aStopAtAnyPointOfThePromptEndsThatTranslation() async throws {
         let engine = try Engine(path: try TestModels.require(TestModels.gemma))
         let whole = try await engine.collect(Self.longPrompt, GenerationOptions(maxTokens: 16))
-        #expect(whole.stats.promptTokens > 300)
+        #expect(whole.stats.promptTokens > 250)
         let prefill = whole.stats.prefillMilliseconds
-        print("prompt \(whole.stats.promptTokens) tokens, prefill \(Int(prefill)) ms")
 
         // Right after asking, again and again: the window between the engine taking the job
         // and the core starting it is where a stop used to be lost.
-        for round in 0..<12 {
+        for round in 0..<10 {
             let stopped = try await generation(engine, stoppingAfter: .zero)
             #expect(stopped.stats.finishReason == .stopped, "round \(round)")
             #expect(stopped.pieces.isEmpty, "round \(round): \(stopped.pieces)")
         }
         // And at points spread over the first half of the prompt's evaluation.
-        for step in 1...8 {
-            let delay = Duration.microseconds(Int64(prefill * 1000 * Double(step) / 16))
+        for step in 1...6 {
+            let delay = Duration.microseconds(Int64(prefill * 1000 * Double(step) / 12))
             let stopped = try await generation(engine, stoppingAfter: delay)
             #expect(stopped.stats.finishReason == .stopped, "stop after \(delay)")
             #expect(stopped.pieces.isEmpty, "stop after \(delay): \(stopped.pieces)")
@@ -239,7 +238,7 @@ import Testing
         let engine = try Engine(path: try TestModels.require(TestModels.gemma))
         let stops = (0..<150_000).map { "\u{1}never \($0)" }
         let options = GenerationOptions(maxTokens: 16, stopSequences: stops)
-        for milliseconds in stride(from: 0, through: 40, by: 2) {
+        for milliseconds in stride(from: 0, through: 40, by: 4) {
             let stopped = try await generation(engine, stoppingAfter: .milliseconds(milliseconds), options: options)
             #expect(stopped.stats.finishReason == .stopped, "stop after \(milliseconds) ms")
             #expect(stopped.pieces.isEmpty, "stop after \(milliseconds) ms: \(stopped.pieces)")

@@ -123,6 +123,7 @@ public final class TranslatorModel {
     @ObservationIgnored private let downloader: any ModelDownloading
     @ObservationIgnored private let availableMemory: @Sendable () -> Int64?
     @ObservationIgnored private let endpoint: String?
+    @ObservationIgnored private let clock: any Clock<Duration>
     @ObservationIgnored private let settingsStore: SettingsStore
     @ObservationIgnored private let historyStore: HistoryStore
     @ObservationIgnored private let writer = DispatchQueue(label: "ilotoki.app-files", qos: .utility)
@@ -148,13 +149,16 @@ public final class TranslatorModel {
     ///   - downloader: downloads catalog models.
     ///   - availableMemory: bytes the system can give a model now (`MemAvailable`).
     ///   - endpoint: a Hugging Face mirror (`HF_ENDPOINT`), if any.
+    ///   - clock: times the pause before translating while typing (tests pass one they move by hand).
     public init(
         store: ModelStore,
         engineLoader: any EngineLoading = LiveEngineLoader(),
         downloader: any ModelDownloading = ModelDownloader(),
         availableMemory: @escaping @Sendable () -> Int64? = { DeviceMemory.available() },
-        endpoint: String? = nil
+        endpoint: String? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.clock = clock
         self.store = store
         self.engineLoader = engineLoader
         self.downloader = downloader
@@ -331,8 +335,8 @@ public final class TranslatorModel {
         let url = store.fileURL(for: choice)
         if let bytes = store.bytes(of: choice), let available = availableMemory(), bytes + DeviceMemory.overhead > available {
             modelState = .failed(
-                "\(choice.displayName) needs about \(DownloadError.size(bytes + DeviceMemory.overhead)) of memory, and only "
-                    + "\(DownloadError.size(available)) is free. Close other apps and try again.")
+                "\(choice.displayName) needs about \(ByteSize.text(bytes + DeviceMemory.overhead)) of memory, and only "
+                    + "\(ByteSize.text(available)) is free. Close other apps and try again.")
             return
         }
         modelState = .loading
@@ -504,8 +508,13 @@ public final class TranslatorModel {
         guard modelState == .ready else { return }
         let text = sourceText
         guard !TranslationPrompt.prepare(text).isEmpty else { return }
-        if let detected = TokiPonaDetector.direction(for: text, current: direction) {
-            setDirection(detected)
+        do {
+            setDirection(try direction(for: text))
+        } catch {
+            cancelTranslation()
+            targetText = ""
+            translationState = .failed(error.localizedDescription)
+            return
         }
         cancelTranslation()
         translationID += 1
@@ -563,12 +572,17 @@ public final class TranslatorModel {
         guard !settingSourceQuietly, sourceText != old else { return }
         typingTask?.cancel()
         guard settings.translateAsYouType, modelState == .ready else { return }
+        let clock = clock
         typingTask = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(450))
+            // Typing pauses this long before the translation starts.
+            try? await clock.sleep(for: Self.typingPause)
             guard !Task.isCancelled, let self else { return }
             self.startTranslation()
         }
     }
+
+    /// How long typing must pause before translating as you type starts.
+    public static let typingPause = Duration.milliseconds(450)
 
     /// The swap knob: the translation becomes the source, the direction turns round, and the
     /// old source becomes its translation. The script stays with the Toki Pona text.
@@ -582,6 +596,13 @@ public final class TranslatorModel {
         settingSourceQuietly = false
         targetText = translation.isEmpty ? "" : oldSource
         translationState = targetText.isEmpty ? .idle : .done
+    }
+
+    /// The direction `text` asks for, following the one used last where the text does not
+    /// say (see `TokiPonaDetector.direction(for:last:)`).
+    /// - Throws: `DirectionError` for text in a script none of the four languages use.
+    public func direction(for text: String) throws -> TranslationDirection {
+        try TokiPonaDetector.direction(for: text, last: direction)
     }
 
     /// Sets the direction (a language picker); the plates keep their text.

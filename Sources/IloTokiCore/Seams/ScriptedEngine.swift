@@ -12,6 +12,7 @@ public final class ScriptedEngine: TranslationEngine {
     private let script: Script
     private let delay: Duration
     private let state = Mutex<[TranslationPrompt]>([])
+    private let ended = Mutex(0)
 
     /// - Parameters:
     ///   - delay: the pause before each piece, so a test can act while a translation streams.
@@ -25,12 +26,17 @@ public final class ScriptedEngine: TranslationEngine {
     /// Every prompt completed so far, in order.
     public var prompts: [TranslationPrompt] { state.withLock { $0 } }
 
+    /// How many completions have ended (finished, or stopped because their consumer went
+    /// away): once a completion has ended, no piece of it can arrive any more.
+    public var endedCompletions: Int { ended.withLock { $0 } }
+
     public func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<GenerationEvent, Error> {
         state.withLock { $0.append(prompt) }
         let pieces = script(prompt.sourceText)
         let delay = delay
         return AsyncThrowingStream { continuation in
-            let task = Task {
+            let task = Task { [self] in
+                defer { ended.withLock { $0 += 1 } }
                 for piece in pieces {
                     if delay > .zero { try? await Task.sleep(for: delay) }
                     if Task.isCancelled {
