@@ -15,8 +15,10 @@ mkdir -p "$out" "$cache"
 # Hard link when the cache shares a file system with the checkout, else copy.
 place() { ln -f "$1" "$2" 2>/dev/null || cp -f "$1" "$2"; }
 
+# gguf-py (from the pinned llama.cpp) writes the tiny model; it needs numpy and PyYAML.
 ensure_venv
-"$VENV_PYTHON" -c 'import numpy' 2>/dev/null || venv_pip install --quiet numpy >&2 || die "could not install numpy (needed by gguf-py)"
+"$VENV_PYTHON" -c 'import numpy, yaml' 2>/dev/null || venv_pip install --quiet numpy pyyaml >&2 \
+    || die "could not install numpy and pyyaml (needed by gguf-py) into $VENV_DIR"
 source_dir=$("$REPO_ROOT/scripts/llama-source.sh")
 tiny_key=$(cat "$REPO_ROOT/scripts/make-tiny-model.py" "$source_dir/models/ggml-vocab-llama-spm.gguf" | short_hash)
 if [ ! -f "$cache/tiny-$tiny_key.gguf" ]; then
