@@ -327,6 +327,7 @@ final class Pages {
         let licences = card()
         append(licences, label(strings[.licences], classes: ["language"]))
         for line in [
+            "ilo toki — MIT License",
             "llama.cpp — MIT License (github.com/ggml-org/llama.cpp)",
             "\(ModelCatalog.modelLicence.name) — the translation models (\(ModelCatalog.modelLicence.url.absoluteString))",
             "Space Grotesk — SIL Open Font License 1.1",
