@@ -39,6 +39,14 @@ import Testing
         return window
     }
 
+    /// An app model over `home` whose engine answers "ok" to everything.
+    func scriptedModel(_ home: TemporaryDirectory) -> TranslatorModel {
+        TranslatorModel(
+            store: ModelStore(directories: AppDirectories(home: home.url)),
+            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" ok"] } }, downloader: ScriptedDownloader(),
+            availableMemory: { 1 << 40 })
+    }
+
     func close(_ window: AppWindow) {
         gtk_window_destroy(UnsafeMutableRawPointer(window.window).assumingMemoryBound(to: GtkWindow.self))
         while g_main_context_iteration(nil, 0) != 0 {}
@@ -60,10 +68,7 @@ import Testing
 
     @Test func aChosenFontThatIsNotInstalledFallsBackToTheBundledOne() async throws {
         let home = TemporaryDirectory("gtk-font")
-        let model = TranslatorModel(
-            store: ModelStore(directories: AppDirectories(home: home.url)),
-            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" ok"] } }, downloader: ScriptedDownloader(),
-            availableMemory: { 1 << 40 })
+        let model = scriptedModel(home)
         let window = makeWindow(model)
         defer { close(window) }
         await model.launch()
@@ -85,10 +90,7 @@ import Testing
     @Test func entriesTheCommandLineAddsAppearWhenTheHistoryIsShown() async throws {
         let tiny = try TestModels.require(TestModels.tiny)
         let home = TemporaryDirectory("gtk-shared-history")
-        let model = TranslatorModel(
-            store: ModelStore(directories: AppDirectories(home: home.url)),
-            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" ok"] } }, downloader: ScriptedDownloader(),
-            availableMemory: { 1 << 40 })
+        let model = scriptedModel(home)
         let window = makeWindow(model)
         defer { close(window) }
         await model.launch()

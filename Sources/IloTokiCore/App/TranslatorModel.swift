@@ -140,8 +140,10 @@ public final class TranslatorModel {
     @ObservationIgnored private var settingSourceQuietly = false
     /// Changes to history and settings not yet on disk: the merged result of a write is shown
     /// only when no later change of this process is still on its way.
-    @ObservationIgnored private var pendingHistoryChanges = 0
-    @ObservationIgnored private var pendingSettingsChanges = 0
+    @ObservationIgnored private var pendingWrites: [SharedFileKind: Int] = [:]
+
+    /// The files this process shares with others (the command line while the app runs).
+    private enum SharedFileKind: Sendable { case settings, history }
 
     /// - Parameters:
     ///   - store: where models live.
@@ -662,7 +664,7 @@ public final class TranslatorModel {
                 guard let self else { return }
                 if let problem { self.note(problem) }
                 // A change of this process still on its way is shown when its write returns.
-                if self.pendingHistoryChanges == 0 { self.history = history }
+                if self.pendingWrites[.history, default: 0] == 0 { self.history = history }
             }
         }
     }
@@ -716,41 +718,38 @@ public final class TranslatorModel {
     /// to what is there now (another process may have changed other fields meanwhile).
     private func changeSettings(_ change: @escaping @Sendable (inout AppSettings) -> Void) {
         change(&settings)
-        guard store.homeProblem == nil else { return }
-        pendingSettingsChanges += 1
         let store = settingsStore
-        writer.async { [weak self] in
-            let result = Result { try store.update(change) }
-            Task { @MainActor in
-                guard let self else { return }
-                self.pendingSettingsChanges -= 1
-                switch result {
-                case .success(let (merged, problem)):
-                    if let problem { self.note(problem) }
-                    if self.pendingSettingsChanges == 0 { self.settings = merged }
-                case .failure(let error):
-                    self.note(error.localizedDescription)
-                }
-            }
-        }
+        writeShared(.settings, { try store.update(change) }, show: { $0.settings = $1 })
     }
 
     /// Changes the history: at once on screen, then on disk, applied under a lock to what is
     /// there now, so entries another process added meanwhile are kept (and shown).
     private func changeHistory(_ change: @escaping @Sendable (inout History) -> Void) {
         change(&history)
-        guard store.homeProblem == nil else { return }
-        pendingHistoryChanges += 1
         let store = historyStore
+        writeShared(.history, { try store.update(change) }, show: { $0.history = $1 })
+    }
+
+    /// Runs a read–merge–write of a shared file on the writer queue, then shows what is on
+    /// disk now, unless a later change of this process is still on its way (it shows its own
+    /// result when it returns). What goes wrong becomes a notice. Nothing is written when the
+    /// home cannot be used.
+    private func writeShared<Value: Sendable>(
+        _ file: SharedFileKind,
+        _ write: @escaping @Sendable () throws -> (Value, String?),
+        show: @escaping @MainActor (TranslatorModel, Value) -> Void
+    ) {
+        guard store.homeProblem == nil else { return }
+        pendingWrites[file, default: 0] += 1
         writer.async { [weak self] in
-            let result = Result { try store.update(change) }
+            let result = Result { try write() }
             Task { @MainActor in
                 guard let self else { return }
-                self.pendingHistoryChanges -= 1
+                self.pendingWrites[file, default: 0] -= 1
                 switch result {
                 case .success(let (merged, problem)):
                     if let problem { self.note(problem) }
-                    if self.pendingHistoryChanges == 0 { self.history = merged }
+                    if self.pendingWrites[file] == 0 { show(self, merged) }
                 case .failure(let error):
                     self.note(error.localizedDescription)
                 }
