@@ -1,14 +1,20 @@
 // swift-tools-version: 6.2
 //
 // ilo toki: a private, on-device translator between Toki Pona and English, Russian and
-// Vietnamese. Layers, lowest first: llm/ (C over llama.cpp) → IloTokiLLM → IloTokiCore →
-// front ends. Run scripts/build-llm.sh before building: it makes build/llm/lib.
+// Vietnamese. Layers, lowest first: llm/ (C over llama.cpp) → IloTokiLLM → IloTokiEngineLive,
+// and IloTokiCore (which knows no llama.cpp) → front ends. Run scripts/build-llm.sh before
+// building a front end: it makes build/llm/lib. IloTokiCore, IloTokiDesign and their tests
+// build without it.
+import Foundation
 import PackageDescription
 
 let root = Context.packageDirectory
 // scripts/build-llm.sh makes build/llm/lib; ILOTOKI_LLM_LIB names another build of it (the
 // AVX2 one that valgrind can run, for scripts/bench-swift-layer.sh).
 let llmLibrary = Context.environment["ILOTOKI_LLM_LIB"] ?? "\(root)/build/llm/lib"
+// Without the inference core, the tests that need it are left out, so the rest still build
+// and run (`swift test --filter IloTokiCoreTests` on a machine that never built llama.cpp).
+let inferenceCoreIsBuilt = FileManager.default.fileExists(atPath: "\(llmLibrary)/libilotoki_llm.a")
 
 let package = Package(
     name: "ilotoki",
@@ -18,6 +24,8 @@ let package = Package(
         .executable(name: "ilotoki-fetch", targets: ["ilotoki-fetch"]),
         .library(name: "IloTokiLLM", targets: ["IloTokiLLM"]),
         .library(name: "IloTokiCore", targets: ["IloTokiCore"]),
+        .library(name: "IloTokiEngineLive", targets: ["IloTokiEngineLive"]),
+        .library(name: "IloTokiDesign", targets: ["IloTokiDesign"]),
     ],
     targets: [
         // The plain-C inference core (llm/include/ilotoki_llm.h) and llama.cpp, as one archive.
@@ -32,11 +40,19 @@ let package = Package(
             name: "CSHA256",
             cSettings: [.unsafeFlags(["-O3"])]
         ),
-        // Languages, prompts, catalog, model store, downloads, history, settings, the app model.
+        // Languages, prompts, catalog, model store, downloads, history, settings, the app model
+        // and the screen it derives. Knows the engine only through its own seam.
         .target(
             name: "IloTokiCore",
-            dependencies: ["IloTokiLLM", "CSHA256"]
+            dependencies: ["CSHA256"]
         ),
+        // The live engine behind Core's seam: llama.cpp through IloTokiLLM. Front ends wire it in.
+        .target(
+            name: "IloTokiEngineLive",
+            dependencies: ["IloTokiCore", "IloTokiLLM"]
+        ),
+        // The design tokens and icons: plain data every front end draws from.
+        .target(name: "IloTokiDesign"),
         // Line editing for the interactive session, over libedit (Debian's libedit-dev).
         .target(
             name: "CLineEditor",
@@ -45,7 +61,7 @@ let package = Package(
         // The command line: parsing and commands (a library, so tests can reach it), and its executable.
         .target(
             name: "IloTokiCLI",
-            dependencies: ["IloTokiCore", "IloTokiLLM", "CLineEditor"]
+            dependencies: ["IloTokiCore", "IloTokiEngineLive", "IloTokiLLM", "CLineEditor"]
         ),
         .executableTarget(
             name: "ilotoki",
@@ -61,30 +77,33 @@ let package = Package(
             name: "ilotoki-test-server",
             dependencies: ["IloTokiCore", "IloTokiTestSupport"]
         ),
-        // Fixtures shared by the test targets: test models, temporary directories.
+        // Fixtures shared by the test targets: test models, temporary directories, servers, clocks.
         .target(name: "IloTokiTestSupport"),
+        .testTarget(
+            name: "IloTokiCoreTests",
+            dependencies: ["IloTokiCore", "CSHA256", "IloTokiTestSupport"]
+        ),
+        .testTarget(name: "IloTokiDesignTests", dependencies: ["IloTokiDesign"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+if inferenceCoreIsBuilt {
+    package.targets += [
         .testTarget(
             name: "IloTokiLLMTests",
             dependencies: ["IloTokiLLM", "CIloTokiLLM", "IloTokiTestSupport"]
         ),
         .testTarget(
+            name: "IloTokiEngineLiveTests",
+            dependencies: ["IloTokiEngineLive", "IloTokiCore", "IloTokiTestSupport"]
+        ),
+        .testTarget(
             name: "IloTokiCLITests",
             dependencies: ["IloTokiCLI", "IloTokiCore", "IloTokiTestSupport"]
         ),
-        .testTarget(
-            name: "IloTokiCoreTests",
-            dependencies: ["IloTokiCore", "CSHA256", "IloTokiTestSupport"]
-        ),
-    ],
-    swiftLanguageModes: [.v6]
-)
-
-// The design tokens and icons: plain data every front end draws from.
-package.products.append(.library(name: "IloTokiDesign", targets: ["IloTokiDesign"]))
-package.targets += [
-    .target(name: "IloTokiDesign"),
-    .testTarget(name: "IloTokiDesignTests", dependencies: ["IloTokiDesign"]),
-]
+    ]
+}
 
 #if os(Linux)
     // The GTK 4 app (Debian's libgtk-4-dev).
@@ -92,8 +111,11 @@ package.targets += [
     package.targets += [
         .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CGtkSupport", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("fontconfig")]),
-        .target(name: "IloTokiGTK", dependencies: ["CGtk", "CGtkSupport", "IloTokiCore", "IloTokiDesign", "IloTokiLLM"]),
+        .target(name: "IloTokiGTK", dependencies: ["CGtk", "CGtkSupport", "IloTokiCore", "IloTokiDesign", "IloTokiEngineLive"]),
         .executableTarget(name: "ilotoki-gtk", dependencies: ["IloTokiGTK"]),
-        .testTarget(name: "IloTokiGTKTests", dependencies: ["IloTokiGTK", "IloTokiCore", "IloTokiDesign", "IloTokiTestSupport", "CGtk"]),
     ]
+    if inferenceCoreIsBuilt {
+        package.targets.append(
+            .testTarget(name: "IloTokiGTKTests", dependencies: ["IloTokiGTK", "IloTokiCore", "IloTokiDesign", "IloTokiTestSupport", "CGtk"]))
+    }
 #endif

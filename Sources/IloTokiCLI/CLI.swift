@@ -6,6 +6,7 @@ import IloTokiCore
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import IloTokiEngineLive
 import IloTokiLLM
 
 /// The `ilotoki` command line: the whole product in a terminal, over the same app model,
@@ -161,10 +162,7 @@ struct CommandContext: Sendable {
     var directories: AppDirectories { .standard(environment: environment) }
 
     /// A Hugging Face mirror, like huggingface_hub's `HF_ENDPOINT`.
-    var endpoint: String? {
-        guard let value = environment["HF_ENDPOINT"], !value.isEmpty else { return nil }
-        return value
-    }
+    var endpoint: String? { ModelCatalog.mirror(in: environment) }
 
     /// Opens the store and prepares the app model the way the apps start (orphan sweep,
     /// settings, history), so the command line and the apps never disagree about what is

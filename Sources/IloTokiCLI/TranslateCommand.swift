@@ -1,5 +1,6 @@
 import Foundation
 import IloTokiCore
+import IloTokiEngineLive
 import IloTokiLLM
 
 /// `ilotoki translate`: translates the arguments, each line of standard input, or, on a

@@ -2,6 +2,7 @@ import CGtk
 import CGtkSupport
 import Foundation
 import IloTokiCore
+import IloTokiEngineLive
 import IloTokiDesign
 
 /// The GTK application: `ilotoki-gtk`.
@@ -145,7 +146,7 @@ public enum IloTokiApp {
                 availableMemory: { 1 << 40 })
         }
         let store = ModelStore(directories: .standard(environment: environment), catalog: try ModelCatalog.forEnvironment(environment))
-        return TranslatorModel(store: store, endpoint: environment["HF_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 })
+        return TranslatorModel(store: store, engineLoader: LiveEngineLoader(), endpoint: ModelCatalog.mirror(in: environment))
     }
 
     @MainActor

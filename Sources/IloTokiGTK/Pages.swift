@@ -3,7 +3,7 @@ import CGtkSupport
 import Foundation
 import IloTokiCore
 import IloTokiDesign
-import IloTokiLLM
+import IloTokiEngineLive
 
 /// The places besides the plates: the model list, history, settings, about. Each redraws
 /// only when what it shows has changed.
@@ -336,7 +336,7 @@ final class Pages {
             append(licences, label(line))
         }
         append(list, licences)
-        append(list, padded(label("ilo toki · llama.cpp \(Engine.backendVersion)", classes: ["quiet"])))
+        append(list, padded(label("ilo toki · \(model.engineDescription)", classes: ["quiet"])))
     }
 }
 

@@ -56,7 +56,7 @@ import Testing
 
     @Test func withNoModelTheTargetPlateSaysSoAndTheSlabOffersTheDownload() async throws {
         let home = TemporaryDirectory("gtk-none")
-        let model = TranslatorModel(store: ModelStore(directories: AppDirectories(home: home.url)), downloader: ScriptedDownloader())
+        let model = scriptedModel(home)
         let window = makeWindow(model)
         defer { close(window) }
         await model.launch()
@@ -196,7 +196,7 @@ import Testing
 
     @Test func everyIconOnlyButtonHasAnAccessibleName() async throws {
         let home = TemporaryDirectory("gtk-access")
-        let model = TranslatorModel(store: ModelStore(directories: AppDirectories(home: home.url)), downloader: ScriptedDownloader())
+        let model = scriptedModel(home)
         let window = makeWindow(model)
         defer { close(window) }
         await model.launch()

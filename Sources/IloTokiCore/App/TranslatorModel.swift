@@ -147,14 +147,14 @@ public final class TranslatorModel {
 
     /// - Parameters:
     ///   - store: where models live.
-    ///   - engineLoader: loads a model file (the live one runs llama.cpp).
+    ///   - engineLoader: loads a model file: `IloTokiEngineLive.LiveEngineLoader` runs llama.cpp.
     ///   - downloader: downloads catalog models.
     ///   - availableMemory: bytes the system can give a model now (`MemAvailable`).
     ///   - endpoint: a Hugging Face mirror (`HF_ENDPOINT`), if any.
     ///   - clock: times the pause before translating while typing (tests pass one they move by hand).
     public init(
         store: ModelStore,
-        engineLoader: any EngineLoading = LiveEngineLoader(),
+        engineLoader: any EngineLoading,
         downloader: any ModelDownloading = ModelDownloader(),
         availableMemory: @escaping @Sendable () -> Int64? = { DeviceMemory.available() },
         endpoint: String? = nil,
@@ -202,6 +202,9 @@ public final class TranslatorModel {
         case .paused: return modelToDownload.map(SlabAction.resumeDownload) ?? .busy
         }
     }
+
+    /// What runs the models, for the About page.
+    public var engineDescription: String { engineLoader.backendDescription }
 
     /// Whether the model licence must be shown (and accepted) before the first download.
     public var needsLicenceAcceptance: Bool { !settings.acceptedModelLicence }

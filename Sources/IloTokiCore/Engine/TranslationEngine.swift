@@ -1,40 +1,71 @@
-import IloTokiLLM
-
-/// What translating needs from a loaded model. The live implementation runs llama.cpp
-/// (`LLMTranslationEngine`); tests use a scripted one.
+/// What translating needs from a loaded model. Core speaks only its own types here, so it
+/// builds and is tested without llama.cpp; the live implementation (`IloTokiEngineLive`, over
+/// llama.cpp) and the scripted one for tests and previews each conform.
 public protocol TranslationEngine: AnyObject, Sendable {
     /// Tokens the context holds (prompt and translation together).
     var contextLength: Int { get }
 
     /// Streams the completion of `prompt`: pieces, then the figures. Cancelling the consuming
     /// task stops the generation; a new call cancels the one before.
-    func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<GenerationEvent, Error>
+    func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<CompletionEvent, Error>
 
     /// Tokens in `text` as a prompt; `nil` when the text cannot be tokenized.
     func tokenCount(of text: String) -> Int?
 }
 
-/// The translation engine over the llama.cpp core.
-public final class LLMTranslationEngine: TranslationEngine {
-    public let engine: Engine
+/// What an engine reports while it completes a prompt.
+public enum CompletionEvent: Sendable, Equatable {
+    /// The next piece of text: always complete UTF-8, never part of a stop sequence.
+    case piece(String)
+    /// The completion ended; this is the last event.
+    case finished(CompletionStats)
+}
 
-    public init(engine: Engine) {
-        self.engine = engine
+/// Why a completion ended.
+public enum CompletionEnd: String, Sendable, Equatable, Codable {
+    /// The model produced its end-of-generation token.
+    case endOfGeneration
+    /// The token limit (or the end of the context) was reached.
+    case maxTokens
+    /// The output reached a stop sequence.
+    case stopSequence
+    /// The output would have had more lines than the input.
+    case lineLimit
+    /// Stopped or cancelled.
+    case stopped
+    /// It failed (the error says why).
+    case error
+}
+
+/// Figures for one completion.
+public struct CompletionStats: Sendable, Equatable {
+    /// Tokens in the prompt, BOS included.
+    public var promptTokens: Int
+    /// Tokens generated (including an end-of-generation token).
+    public var generatedTokens: Int
+    /// Time spent evaluating the prompt.
+    public var prefillMilliseconds: Double
+    /// Time spent generating after the prompt.
+    public var decodeMilliseconds: Double
+    /// Tokens evaluated one at a time after the prompt.
+    public var decodedTokens: Int
+    /// Time from the start to the first piece of text; 0 when there was none.
+    public var firstPieceMilliseconds: Double
+    /// Major page faults of the process during the completion.
+    public var majorPageFaults: Int
+    public var end: CompletionEnd
+
+    public init(
+        promptTokens: Int = 0, generatedTokens: Int = 0, prefillMilliseconds: Double = 0, decodeMilliseconds: Double = 0,
+        decodedTokens: Int = 0, firstPieceMilliseconds: Double = 0, majorPageFaults: Int = 0, end: CompletionEnd = .stopped
+    ) {
+        self.promptTokens = promptTokens
+        self.generatedTokens = generatedTokens
+        self.prefillMilliseconds = prefillMilliseconds
+        self.decodeMilliseconds = decodeMilliseconds
+        self.decodedTokens = decodedTokens
+        self.firstPieceMilliseconds = firstPieceMilliseconds
+        self.majorPageFaults = majorPageFaults
+        self.end = end
     }
-
-    /// Loads a model file off the cooperative thread pool.
-    public static func load(path: String, options: Engine.Options = Engine.Options()) async throws -> LLMTranslationEngine {
-        LLMTranslationEngine(engine: try await Engine.load(path: path, options: options))
-    }
-
-    public var contextLength: Int { engine.info.contextLength }
-
-    public func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<GenerationEvent, Error> {
-        engine.events(
-            prompt: prompt.prompt,
-            options: GenerationOptions(maxTokens: maxTokens, maxLines: prompt.maxLines, stopSequences: prompt.stopSequences)
-        )
-    }
-
-    public func tokenCount(of text: String) -> Int? { engine.tokenCount(of: text) }
 }

@@ -113,6 +113,13 @@ public struct ModelCatalog: Sendable {
         return ModelCatalog(entries: entries)
     }
 
+    /// The Hugging Face mirror to download through: `HF_ENDPOINT`, as huggingface_hub reads
+    /// it (empty means none).
+    public static func mirror(in environment: [String: String]) -> String? {
+        guard let value = environment["HF_ENDPOINT"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
+    }
+
     /// The catalog to use: the file `ILOTOKI_CATALOG` names, else the one of this release.
     /// - Throws: `CatalogError` when that file cannot be used.
     public static func forEnvironment(_ environment: [String: String]) throws -> ModelCatalog {

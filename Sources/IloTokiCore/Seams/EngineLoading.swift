@@ -1,6 +1,5 @@
-import IloTokiLLM
-
-/// Loads a model file into a translation engine.
+/// Loads a model file into a translation engine. A front end passes the live one
+/// (`IloTokiEngineLive.LiveEngineLoader`) to `TranslatorModel`; tests and previews a scripted one.
 public protocol EngineLoading: Sendable {
     func load(path: String) async throws -> any TranslationEngine
 
@@ -8,6 +7,9 @@ public protocol EngineLoading: Sendable {
     /// vocabulary reads) before it is added to the model list; quicker than loading it.
     /// - Throws: an error that names the file and says what is wrong with it.
     func check(path: String) async throws
+
+    /// What runs the models, for the About page ("llama.cpp b1234").
+    var backendDescription: String { get }
 }
 
 extension EngineLoading {
@@ -15,21 +17,6 @@ extension EngineLoading {
     public func check(path: String) async throws {
         _ = try await load(path: path)
     }
-}
 
-/// Loads models with llama.cpp, off the cooperative thread pool.
-public struct LiveEngineLoader: EngineLoading {
-    public var options: Engine.Options
-
-    public init(options: Engine.Options = Engine.Options()) {
-        self.options = options
-    }
-
-    public func load(path: String) async throws -> any TranslationEngine {
-        try await LLMTranslationEngine.load(path: path, options: options)
-    }
-
-    public func check(path: String) async throws {
-        try await Engine.check(path: path)
-    }
+    public var backendDescription: String { "a scripted engine" }
 }

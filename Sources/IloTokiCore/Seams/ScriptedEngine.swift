@@ -1,5 +1,4 @@
 import Foundation
-import IloTokiLLM
 import Synchronization
 
 /// A translation engine that answers from a script: for tests, previews and screenshots,
@@ -30,7 +29,7 @@ public final class ScriptedEngine: TranslationEngine {
     /// away): once a completion has ended, no piece of it can arrive any more.
     public var endedCompletions: Int { ended.withLock { $0 } }
 
-    public func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<GenerationEvent, Error> {
+    public func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<CompletionEvent, Error> {
         state.withLock { $0.append(prompt) }
         let pieces = script(prompt.sourceText)
         let delay = delay
@@ -46,7 +45,7 @@ public final class ScriptedEngine: TranslationEngine {
                     continuation.yield(.piece(piece))
                 }
                 continuation.yield(
-                    .finished(GenerationStats(promptTokens: prompt.prompt.count / 4, generatedTokens: pieces.count, finishReason: .endOfGeneration)))
+                    .finished(CompletionStats(promptTokens: prompt.prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)))
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }

@@ -1,5 +1,4 @@
 import Foundation
-import IloTokiLLM
 
 /// A translation as it streams in.
 public struct TranslationProgress: Equatable, Sendable {
@@ -32,7 +31,7 @@ public struct TranslationStats: Equatable, Sendable, Codable {
         decodeMilliseconds > 0 ? Double(decodedTokens) * 1000 / decodeMilliseconds : 0
     }
 
-    mutating func add(_ stats: GenerationStats) {
+    mutating func add(_ stats: CompletionStats) {
         if generatedTokens == 0, promptTokens == 0 { firstPieceMilliseconds = stats.firstPieceMilliseconds }
         promptTokens += stats.promptTokens
         generatedTokens += stats.generatedTokens
