@@ -18,7 +18,7 @@ import Synchronization
 /// (append, start over, drop) is decided by the caller when its headers arrive.
 final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// What to do with a response, decided from its status and headers.
-    enum Decision {
+    enum Decision: Equatable {
         /// Write the body into the file starting at this offset (0 truncates the file first).
         case write(at: Int64)
         /// Do not use this response.
