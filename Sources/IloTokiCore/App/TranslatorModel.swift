@@ -13,13 +13,14 @@ public enum TranslatorModelError: Error, LocalizedError, Equatable, Sendable {
     }
 }
 
-/// The app model behind every screen (GTK, SwiftUI, the command line): the two plates, the
-/// slab, the swap knob, the models, downloads, history and settings. Front ends only draw
-/// what it says and call its actions; the behaviour is written and tested once, here.
+/// The app model behind every screen (GTK, SwiftUI, Android, the command line): the two
+/// plates, the slab, the swap knob and the model in use. It holds the model library
+/// (`library`: catalog, downloads, added files) and the user's preferences and history
+/// (`preferences`); a front end holds this one object, draws what `MainScreen` and the page
+/// values derive from it, and calls its actions. The behaviour is written and tested once, here.
 ///
 /// It lives on the main actor and never blocks it: loading runs on its own thread,
-/// generation on the engine's queue, downloads in a detached task, file writes on a
-/// background queue.
+/// generation on the engine's queue, downloads in a task, file writes on a background queue.
 @MainActor
 @Observable
 public final class TranslatorModel {
@@ -55,27 +56,7 @@ public final class TranslatorModel {
         case sitelenPona
     }
 
-    /// A download the user started, and where it stands.
-    public struct DownloadStatus: Equatable, Sendable {
-        public enum Phase: Equatable, Sendable {
-            case running(DownloadProgress)
-            case paused(DownloadProgress)
-            case verifying
-            case failed(String)
-        }
-
-        public let entry: CatalogEntry
-        public var phase: Phase
-
-        /// 0…1 for the progress line.
-        public var fraction: Double {
-            switch phase {
-            case .running(let progress), .paused(let progress): progress.fraction ?? 0
-            case .verifying: 1
-            case .failed: 0
-            }
-        }
-    }
+    public typealias DownloadStatus = IloTokiCore.DownloadStatus
 
     /// What the slab (the primary action at the foot) does now.
     public enum SlabAction: Equatable, Sendable {
@@ -108,25 +89,31 @@ public final class TranslatorModel {
     public private(set) var selectedModel: ModelChoice?
     /// The model the engine holds; its prompt format is the one used.
     public private(set) var loadedModel: ModelChoice?
-    public private(set) var activeDownload: DownloadStatus?
-    public private(set) var history = History()
-    public private(set) var settings = AppSettings()
     /// Things the user should know that are not errors of an action (a damaged settings file set aside).
     public private(set) var notices: [String] = []
+    /// A short-lived message under the plates, until the next action.
+    public private(set) var flash: Flash?
+
+    /// The short-lived messages under the plates.
+    public enum Flash: Equatable, Sendable {
+        /// The translation went to the clipboard.
+        case copied
+        /// No font on the device can draw sitelen pona (the family that was looked for).
+        case sitelenPonaFontMissing(String)
+    }
     /// Figures of the last translation.
     public private(set) var lastStats: TranslationStats?
 
+    /// The models on the device, the catalog and the download under way.
+    public let library: ModelLibrary
+    /// Settings and history.
+    public let preferences: Preferences
+
     // MARK: - Dependencies
 
-    public let store: ModelStore
     @ObservationIgnored private let engineLoader: any EngineLoading
-    @ObservationIgnored private let downloader: any ModelDownloading
     @ObservationIgnored private let availableMemory: @Sendable () -> Int64?
-    @ObservationIgnored private let endpoint: String?
     @ObservationIgnored private let clock: any Clock<Duration>
-    @ObservationIgnored private let settingsStore: SettingsStore
-    @ObservationIgnored private let historyStore: HistoryStore
-    @ObservationIgnored private let writer = DispatchQueue(label: "ilotoki.app-files", qos: .utility)
 
     @ObservationIgnored private var engine: (any TranslationEngine)?
     @ObservationIgnored private var translationTask: Task<Void, Never>?
@@ -135,15 +122,7 @@ public final class TranslatorModel {
     private var translatingSource: String?
     @ObservationIgnored private var typingTask: Task<Void, Never>?
     @ObservationIgnored private var loadID = 0
-    @ObservationIgnored private var download: ModelDownload?
-    @ObservationIgnored private var downloadTask: Task<Void, Never>?
     @ObservationIgnored private var settingSourceQuietly = false
-    /// Changes to history and settings not yet on disk: the merged result of a write is shown
-    /// only when no later change of this process is still on its way.
-    @ObservationIgnored private var pendingWrites: [SharedFileKind: Int] = [:]
-
-    /// The files this process shares with others (the command line while the app runs).
-    private enum SharedFileKind: Sendable { case settings, history }
 
     /// - Parameters:
     ///   - store: where models live.
@@ -161,14 +140,24 @@ public final class TranslatorModel {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.clock = clock
-        self.store = store
         self.engineLoader = engineLoader
-        self.downloader = downloader
         self.availableMemory = availableMemory
-        self.endpoint = endpoint
-        settingsStore = SettingsStore(url: store.directories.settingsFile)
-        historyStore = HistoryStore(url: store.directories.historyFile)
+        library = ModelLibrary(store: store, downloader: downloader, endpoint: endpoint)
+        var report: @MainActor (String) -> Void = { _ in }
+        preferences = Preferences(directories: store.directories, canWrite: store.homeProblem == nil) { report($0) }
+        report = { [weak self] in self?.note($0) }
+        library.onEvent = { [weak self] event, entry in await self?.follow(event, for: entry) }
+        library.onFailure = { [weak self] error, _ in
+            guard let self, self.engine == nil else { return }
+            self.modelState = .failed(error.localizedDescription)
+        }
     }
+
+    /// Where models live.
+    public var store: ModelStore { library.store }
+    public var settings: AppSettings { preferences.settings }
+    public var history: History { preferences.history }
+    public var activeDownload: DownloadStatus? { library.activeDownload }
 
     // MARK: - Derived state
 
@@ -194,8 +183,8 @@ public final class TranslatorModel {
         case .ready: return .translate
         case .loading, .verifying, .downloading: return .busy
         case .failed:
-            if let entry = modelToDownload, engine == nil, !store.isAvailable(.catalog(entry)) {
-                return store.state(of: entry) == .notInstalled ? .download(entry) : .resumeDownload(entry)
+            if let entry = modelToDownload, engine == nil, !library.isAvailable(.catalog(entry)) {
+                return library.state(of: entry) == .notInstalled ? .download(entry) : .resumeDownload(entry)
             }
             return .retry
         case .notDownloaded: return modelToDownload.map(SlabAction.download) ?? .busy
@@ -230,23 +219,15 @@ public final class TranslatorModel {
             note(homeProblem.localizedDescription + " Nothing is kept: no history, no settings.")
         }
         store.sweepOrphans(keeping: keeping)
-        let (settings, settingsProblems) = settingsStore.load()
-        let (history, historyProblem) = historyStore.load()
-        self.settings = settings
-        self.history = history
-        settingsProblems.forEach(note)
-        if let historyProblem { note(historyProblem) }
+        library.refresh()
+        preferences.load()
         direction = settings.lastDirection
-        selectedModel = settings.selectedModelID.flatMap(store.choice(id:)) ?? store.catalog.defaultEntry.map(ModelChoice.catalog)
+        selectedModel = settings.selectedModelID.flatMap(library.choice(id:)) ?? store.catalog.defaultEntry.map(ModelChoice.catalog)
         modelState = idleStateWithoutModel()
     }
 
     /// The model launching would load: the chosen one if it is here, else any that is.
-    public var usableModel: ModelChoice? {
-        if let chosen = settings.selectedModelID.flatMap(store.choice(id:)), store.isAvailable(chosen) { return chosen }
-        return store.installedEntries().first.map(ModelChoice.catalog)
-            ?? store.sideloadedModels().first { !$0.isMissing }.map(ModelChoice.sideloaded)
-    }
+    public var usableModel: ModelChoice? { library.usableModel(chosen: settings.selectedModelID) }
 
     /// Loads the model launching would load; with none on the device, says so.
     public func loadUsableModel() async {
@@ -277,13 +258,13 @@ public final class TranslatorModel {
     /// Chooses the model to translate with. An installed model is loaded (the one in use is
     /// unloaded first); one that is not keeps the current model translating until it is downloaded.
     public func selectModel(id: String) async {
-        guard let choice = store.choice(id: id) else {
+        guard let choice = library.choice(id: id) else {
             note(StoreError.unknownModel(id).localizedDescription)
             return
         }
         selectedModel = choice
-        changeSettings { $0.selectedModelID = id }
-        if store.isAvailable(choice) {
+        preferences.change { $0.selectedModelID = id }
+        if library.isAvailable(choice) {
             await load(choice)
         } else if engine == nil {
             modelState = idleStateWithoutModel()
@@ -294,20 +275,16 @@ public final class TranslatorModel {
     /// A download of it in this process is stopped first, and waited for; one in another
     /// process makes the delete refuse, with a notice.
     public func deleteModel(id: String) async {
-        guard let choice = store.choice(id: id) else { return }
-        if activeDownload?.entry.id == id { await stopDownloadTask() }
+        guard let choice = library.choice(id: id) else { return }
         if loadedModel?.id == id { unload() }
         do {
-            switch choice {
-            case .catalog(let entry): try store.delete(entry)
-            case .sideloaded(let model): try store.removeSideloaded(id: model.id)
-            }
+            try await library.delete(choice)
         } catch {
             note(error.localizedDescription)
         }
         if engine == nil {
-            if let other = store.installedEntries().first {
-                await load(.catalog(other))
+            if let other = library.statuses.first(where: { $0.state == .installed }) {
+                await load(.catalog(other.entry))
             } else {
                 modelState = idleStateWithoutModel()
             }
@@ -324,13 +301,13 @@ public final class TranslatorModel {
             throw StoreError.notAModelFile(path, reason: "there is no such file")
         }
         try await engineLoader.check(path: path)
-        return try store.addSideloaded(path: path, name: name, format: format)
+        return try library.add(path: path, name: name, format: format)
     }
 
     /// Loads the selected model again after a failure.
     public func retryLoading() async {
         guard let choice = selectedModel ?? loadedModel else { return }
-        if store.isAvailable(choice) { await load(choice) }
+        if library.isAvailable(choice) { await load(choice) }
     }
 
     private func load(_ choice: ModelChoice) async {
@@ -367,7 +344,7 @@ public final class TranslatorModel {
 
     private func idleStateWithoutModel() -> ModelState {
         guard let entry = modelToDownload else { return .notDownloaded }
-        if case .partial(let bytes) = store.state(of: entry) {
+        if case .partial(let bytes) = library.state(of: entry) {
             return .paused(DownloadProgress(bytes: bytes, total: entry.bytes, bytesPerSecond: 0))
         }
         return .notDownloaded
@@ -377,7 +354,7 @@ public final class TranslatorModel {
 
     /// Records that the user has seen and accepted the model licence.
     public func acceptModelLicence() {
-        changeSettings { $0.acceptedModelLicence = true }
+        preferences.change { $0.acceptedModelLicence = true }
     }
 
     /// Starts (or resumes) downloading the model the slab offers.
@@ -392,90 +369,53 @@ public final class TranslatorModel {
     /// - Returns: `false` when the licence must be accepted first (nothing is downloaded).
     @discardableResult
     public func startDownload(_ entry: CatalogEntry) -> Bool {
-        guard settings.acceptedModelLicence else { return false }
-        abandonDownloadTask()
-        let partial: Int64 = if case .partial(let bytes) = store.state(of: entry) { bytes } else { 0 }
-        let progress = DownloadProgress(bytes: partial, total: entry.bytes, bytesPerSecond: 0)
-        activeDownload = DownloadStatus(entry: entry, phase: .running(progress))
-        if engine == nil { modelState = .downloading(progress) }
-        let handle = downloader.start(DownloadRequest(entry: entry, store: store, endpoint: endpoint))
-        download = handle
-        // The task reads the events to their end, even once this download is no longer the
-        // one shown: its end is when the download has let go of its files.
-        downloadTask = Task { [weak self] in
-            do {
-                for try await event in handle.events {
-                    guard let self, self.download === handle else { continue }
-                    await self.apply(event, for: entry)
-                }
-            } catch {
-                guard let self, self.download === handle else { return }
-                self.activeDownload?.phase = .failed(error.localizedDescription)
-                if self.engine == nil { self.modelState = .failed(error.localizedDescription) }
-            }
-        }
-        return true
+        downloadEvents(entry) != nil
+    }
+
+    /// Starts (or resumes) downloading a catalog model, and returns its events for a front end
+    /// that shows more than the library does (the command line's progress bar).
+    /// - Returns: `nil` when the licence must be accepted first (nothing is downloaded).
+    public func downloadEvents(_ entry: CatalogEntry) -> AsyncThrowingStream<DownloadEvent, Error>? {
+        guard settings.acceptedModelLicence else { return nil }
+        let events = library.startDownload(entry)
+        if engine == nil, case .running(let progress)? = library.activeDownload?.phase { modelState = .downloading(progress) }
+        return events
     }
 
     /// Pauses the running download; the `.part` file is kept.
     public func pauseDownload() {
-        download?.pause()
+        library.pauseDownload()
     }
 
     /// Stops the download and deletes what was downloaded.
     public func cancelDownload() async {
         guard let entry = activeDownload?.entry else { return }
-        await stopDownloadTask()
         do {
-            try store.delete(entry)
+            try await library.delete(.catalog(entry))
         } catch {
             note(error.localizedDescription)
         }
         if engine == nil { modelState = idleStateWithoutModel() }
     }
 
-    /// Pauses the download, forgets it, and returns once it has let go of its files.
-    private func stopDownloadTask() async {
-        let task = abandonDownloadTask()
-        await task?.value
-    }
-
-    /// Pauses the download and forgets it, without waiting for it to end.
-    @discardableResult
-    private func abandonDownloadTask() -> Task<Void, Never>? {
-        let task = downloadTask
-        download?.pause()
-        download = nil
-        downloadTask = nil
-        activeDownload = nil
-        return task
-    }
-
-    private func apply(_ event: DownloadEvent, for entry: CatalogEntry) async {
+    /// What the app model does as the library's download goes on.
+    private func follow(_ event: DownloadEvent, for entry: CatalogEntry) async {
         switch event {
         case .started(let offset, let total):
-            let progress = DownloadProgress(bytes: offset, total: total, bytesPerSecond: 0)
-            activeDownload?.phase = .running(progress)
-            if engine == nil { modelState = .downloading(progress) }
+            if engine == nil { modelState = .downloading(DownloadProgress(bytes: offset, total: total, bytesPerSecond: 0)) }
         case .progress(let progress):
-            activeDownload?.phase = .running(progress)
             if engine == nil { modelState = .downloading(progress) }
         case .stalled:
             break
         case .verifying:
-            activeDownload?.phase = .verifying
             if engine == nil { modelState = .verifying }
         case .paused(let progress):
-            activeDownload?.phase = .paused(progress)
-            download = nil
             if engine == nil { modelState = .paused(progress) }
         case .installed:
-            activeDownload = nil
-            download = nil
             // The new model is used if it is the chosen one, or if there was none to translate with.
             if selectedModel?.id == entry.id || engine == nil {
                 selectedModel = .catalog(entry)
-                changeSettings { $0.selectedModelID = entry.id }
+                preferences.change { $0.selectedModelID = entry.id }
                 await load(.catalog(entry))
             }
         }
@@ -513,6 +453,7 @@ public final class TranslatorModel {
         guard modelState == .ready else { return }
         let text = sourceText
         guard !TranslationPrompt.prepare(text).isEmpty else { return }
+        flash = nil
         do {
             setDirection(try direction(for: text))
         } catch {
@@ -560,7 +501,7 @@ public final class TranslatorModel {
                     for try await progress in upstream {
                         if progress.isFinal, !Task.isCancelled {
                             self?.lastStats = progress.stats
-                            self?.record(HistoryEntry(direction: direction, source: text, result: progress.text, modelID: model.id))
+                            self?.preferences.record(HistoryEntry(direction: direction, source: text, result: progress.text, modelID: model.id))
                         }
                         continuation.yield(progress)
                     }
@@ -573,8 +514,12 @@ public final class TranslatorModel {
         }
     }
 
+    /// How long typing must pause before translating as you type starts.
+    public static let typingPause = Duration.milliseconds(450)
+
     private func sourceDidChange(from old: String) {
         guard !settingSourceQuietly, sourceText != old else { return }
+        flash = nil
         typingTask?.cancel()
         guard settings.translateAsYouType, modelState == .ready else { return }
         let clock = clock
@@ -585,9 +530,6 @@ public final class TranslatorModel {
             self.startTranslation()
         }
     }
-
-    /// How long typing must pause before translating as you type starts.
-    public static let typingPause = Duration.milliseconds(450)
 
     /// The swap knob: the translation becomes the source, the direction turns round, and the
     /// old source becomes its translation. The script stays with the Toki Pona text.
@@ -614,7 +556,7 @@ public final class TranslatorModel {
     public func setDirection(_ direction: TranslationDirection) {
         guard direction != self.direction else { return }
         self.direction = direction
-        changeSettings { $0.lastDirection = direction }
+        preferences.change { $0.lastDirection = direction }
     }
 
     /// Picks the language on the other side of Toki Pona.
@@ -622,8 +564,15 @@ public final class TranslatorModel {
         setDirection(direction.with(otherLanguage: language))
     }
 
-    /// The pill on the Toki Pona plate: Latin ↔ sitelen pona.
-    public func flipScript() {
+    /// The pill on the Toki Pona plate: Latin ↔ sitelen pona. Without any font that can draw
+    /// sitelen pona the text stays Latin and a message says how to get one.
+    /// - Parameter isFontInstalled: whether a font family can be drawn with on this device.
+    public func flipScript(isFontInstalled: (String) -> Bool = { _ in true }) {
+        let family = settings.sitelenPonaFamily(isInstalled: isFontInstalled)
+        if tokiPonaScript == .latin, !isFontInstalled(family) {
+            flash = .sitelenPonaFontMissing(family)
+            return
+        }
         tokiPonaScript = tokiPonaScript == .latin ? .sitelenPona : .latin
     }
 
@@ -632,44 +581,32 @@ public final class TranslatorModel {
         sourceText = phrase
     }
 
-    /// The translation, for the clipboard.
+    /// The translation, for the clipboard; the message under the plates says it was copied.
     public func copyResult() -> String? {
-        targetText.isEmpty ? nil : targetText
+        guard !targetText.isEmpty else { return nil }
+        flash = .copied
+        return targetText
     }
 
     // MARK: - History
 
-    private func record(_ entry: HistoryEntry) {
-        guard settings.keepHistory, store.homeProblem == nil, !entry.result.isEmpty else { return }
-        changeHistory { $0.add(entry) }
-    }
-
     public func setOlin(_ olin: Bool, for id: UUID) {
-        changeHistory { $0.setOlin(olin, for: id) }
+        preferences.changeHistory { $0.setOlin(olin, for: id) }
     }
 
     public func removeHistoryEntry(_ id: UUID) {
-        changeHistory { $0.remove(id) }
+        preferences.changeHistory { $0.remove(id) }
     }
 
     /// Clears the history but the favourites.
     public func clearHistory() {
-        changeHistory { $0.clear() }
+        preferences.changeHistory { $0.clear() }
     }
 
     /// Reads the history again, with what other processes (the command line while the app
     /// runs) added since: for a front end about to show it.
     public func refreshHistory() {
-        let store = historyStore
-        writer.async { [weak self] in
-            let (history, problem) = store.load()
-            Task { @MainActor in
-                guard let self else { return }
-                if let problem { self.note(problem) }
-                // A change of this process still on its way is shown when its write returns.
-                if self.pendingWrites[.history, default: 0] == 0 { self.history = history }
-            }
-        }
+        preferences.refreshHistory()
     }
 
     /// Puts a history entry back on the plates.
@@ -686,22 +623,22 @@ public final class TranslatorModel {
     // MARK: - Settings
 
     public func setKeepHistory(_ keep: Bool) {
-        changeSettings { $0.keepHistory = keep }
+        preferences.change { $0.keepHistory = keep }
     }
 
     public func setTranslateAsYouType(_ enabled: Bool) {
-        changeSettings { $0.translateAsYouType = enabled }
+        preferences.change { $0.translateAsYouType = enabled }
     }
 
     public func setTheme(_ theme: AppSettings.Theme) {
-        changeSettings { $0.theme = theme }
+        preferences.change { $0.theme = theme }
     }
 
     /// Chooses the font that draws sitelen pona; `nil` (or an empty name) goes back to the
     /// one that comes with the app.
     public func setSitelenPonaFont(_ family: String?) {
         let family = family.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
-        changeSettings { $0.sitelenPonaFont = family }
+        preferences.change { $0.sitelenPonaFont = family }
     }
 
     public func dismissNotice(at index: Int) {
@@ -717,58 +654,13 @@ public final class TranslatorModel {
 
     // MARK: - Files
 
-    /// Changes the settings: at once on screen, then on disk on a background queue, applied
-    /// to what is there now (another process may have changed other fields meanwhile).
-    private func changeSettings(_ change: @escaping @Sendable (inout AppSettings) -> Void) {
-        change(&settings)
-        let store = settingsStore
-        writeShared(.settings, { try store.update(change) }, show: { $0.settings = $1 })
-    }
-
-    /// Changes the history: at once on screen, then on disk, applied under a lock to what is
-    /// there now, so entries another process added meanwhile are kept (and shown).
-    private func changeHistory(_ change: @escaping @Sendable (inout History) -> Void) {
-        change(&history)
-        let store = historyStore
-        writeShared(.history, { try store.update(change) }, show: { $0.history = $1 })
-    }
-
-    /// Runs a read–merge–write of a shared file on the writer queue, then shows what is on
-    /// disk now, unless a later change of this process is still on its way (it shows its own
-    /// result when it returns). What goes wrong becomes a notice. Nothing is written when the
-    /// home cannot be used.
-    private func writeShared<Value: Sendable>(
-        _ file: SharedFileKind,
-        _ write: @escaping @Sendable () throws -> (Value, String?),
-        show: @escaping @MainActor (TranslatorModel, Value) -> Void
-    ) {
-        guard store.homeProblem == nil else { return }
-        pendingWrites[file, default: 0] += 1
-        writer.async { [weak self] in
-            let result = Result { try write() }
-            Task { @MainActor in
-                guard let self else { return }
-                self.pendingWrites[file, default: 0] -= 1
-                switch result {
-                case .success(let (merged, problem)):
-                    if let problem { self.note(problem) }
-                    if self.pendingWrites[file] == 0 { show(self, merged) }
-                case .failure(let error):
-                    self.note(error.localizedDescription)
-                }
-            }
-        }
-    }
-
     /// Returns once every pending settings and history write is on disk.
     public func flushWrites() async {
-        await withCheckedContinuation { continuation in writer.async { continuation.resume() } }
-        // Let what those writes reported (a notice, the merged history) reach the model.
-        await Task.yield()
+        await preferences.flush()
     }
 
     /// Waits here until every pending write is on disk: for a front end that is about to exit.
     public func flushWritesBeforeExit() {
-        writer.sync {}
+        preferences.flushBeforeExit()
     }
 }

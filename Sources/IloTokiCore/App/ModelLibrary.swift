@@ -1,0 +1,191 @@
+import Foundation
+import Observation
+
+/// A download the user started, and where it stands.
+public struct DownloadStatus: Equatable, Sendable {
+    public enum Phase: Equatable, Sendable {
+        case running(DownloadProgress)
+        case paused(DownloadProgress)
+        case verifying
+        case failed(String)
+    }
+
+    public let entry: CatalogEntry
+    public var phase: Phase
+
+    /// 0…1 for the progress line.
+    public var fraction: Double {
+        switch phase {
+        case .running(let progress), .paused(let progress): progress.fraction ?? 0
+        case .verifying: 1
+        case .failed: 0
+        }
+    }
+}
+
+/// The models on this device as a front end shows them: the catalog with what is installed or
+/// partly downloaded, the files added from elsewhere, and the download under way.
+///
+/// What it shows is read from the disk once and kept (`statuses`, `sideloaded`), and read
+/// again after every change it makes itself, so a view that draws it never reads the disk;
+/// `refresh()` picks up changes another process made (the command line while the app runs).
+@MainActor
+@Observable
+public final class ModelLibrary {
+    public let store: ModelStore
+    /// Every catalog model with its state on disk, in catalog order.
+    public private(set) var statuses: [ModelStatus] = []
+    /// The models added from elsewhere on the device.
+    public private(set) var sideloaded: [SideloadedModel] = []
+    /// The download the user started, while it runs, pauses or fails.
+    public private(set) var activeDownload: DownloadStatus?
+
+    @ObservationIgnored private let downloader: any ModelDownloading
+    @ObservationIgnored let endpoint: String?
+    @ObservationIgnored private var download: ModelDownload?
+    @ObservationIgnored private var downloadTask: Task<Void, Never>?
+    /// Told of every event of the download that is shown (the app model follows it: the
+    /// target plate's message, loading the model once it is installed).
+    @ObservationIgnored var onEvent: (@MainActor (DownloadEvent, CatalogEntry) async -> Void)?
+    @ObservationIgnored var onFailure: (@MainActor (Error, CatalogEntry) -> Void)?
+
+    public init(store: ModelStore, downloader: any ModelDownloading, endpoint: String?) {
+        self.store = store
+        self.downloader = downloader
+        self.endpoint = endpoint
+    }
+
+    public var catalog: ModelCatalog { store.catalog }
+
+    /// Reads what is on disk again.
+    public func refresh() {
+        statuses = store.statuses()
+        sideloaded = store.sideloadedModels()
+    }
+
+    /// The state of a catalog model as last read.
+    public func state(of entry: CatalogEntry) -> InstallState {
+        statuses.first { $0.entry.id == entry.id }?.state ?? store.state(of: entry)
+    }
+
+    /// The model with this id, from the catalog or the added files.
+    public func choice(id: String) -> ModelChoice? {
+        if let entry = catalog.entry(id: id) { return .catalog(entry) }
+        return sideloaded.first { $0.id == id }.map(ModelChoice.sideloaded) ?? store.choice(id: id)
+    }
+
+    /// Whether the model can be loaded now.
+    public func isAvailable(_ choice: ModelChoice) -> Bool {
+        switch choice {
+        case .catalog(let entry): state(of: entry) == .installed
+        case .sideloaded(let model): !model.isMissing
+        }
+    }
+
+    /// The model launching would load: the chosen one if it is here, else any that is.
+    public func usableModel(chosen id: String?) -> ModelChoice? {
+        if let chosen = id.flatMap(choice(id:)), isAvailable(chosen) { return chosen }
+        return statuses.first { $0.state == .installed }.map { .catalog($0.entry) }
+            ?? sideloaded.first { !$0.isMissing }.map(ModelChoice.sideloaded)
+    }
+
+    // MARK: - Downloads
+
+    /// Starts (or resumes) downloading a catalog model.
+    /// - Returns: its events, for a front end that shows more than `activeDownload` (the
+    ///   command line's progress bar); a front end that only draws the library may ignore them.
+    @discardableResult
+    public func startDownload(_ entry: CatalogEntry) -> AsyncThrowingStream<DownloadEvent, Error> {
+        abandonDownload()
+        let partial: Int64 = if case .partial(let bytes) = store.state(of: entry) { bytes } else { 0 }
+        activeDownload = DownloadStatus(entry: entry, phase: .running(DownloadProgress(bytes: partial, total: entry.bytes, bytesPerSecond: 0)))
+        let handle = downloader.start(DownloadRequest(entry: entry, store: store, endpoint: endpoint))
+        download = handle
+        let (relay, continuation) = AsyncThrowingStream<DownloadEvent, Error>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        // The task reads the events to their end, even once this download is no longer the
+        // one shown: its end is when the download has let go of its files.
+        downloadTask = Task { [weak self] in
+            do {
+                for try await event in handle.events {
+                    continuation.yield(event)
+                    guard let self, self.download === handle else { continue }
+                    self.apply(event, for: entry)
+                    await self.onEvent?(event, entry)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+                guard let self, self.download === handle else { return }
+                self.activeDownload?.phase = .failed(error.localizedDescription)
+                self.refresh()
+                self.onFailure?(error, entry)
+            }
+        }
+        return relay
+    }
+
+    private func apply(_ event: DownloadEvent, for entry: CatalogEntry) {
+        switch event {
+        case .started(let offset, let total):
+            activeDownload?.phase = .running(DownloadProgress(bytes: offset, total: total, bytesPerSecond: 0))
+        case .progress(let progress):
+            activeDownload?.phase = .running(progress)
+        case .stalled:
+            break
+        case .verifying:
+            activeDownload?.phase = .verifying
+        case .paused(let progress):
+            activeDownload?.phase = .paused(progress)
+            download = nil
+            refresh()
+        case .installed:
+            activeDownload = nil
+            download = nil
+            refresh()
+        }
+    }
+
+    /// Pauses the running download; the `.part` file is kept.
+    public func pauseDownload() {
+        download?.pause()
+    }
+
+    /// Pauses the download, forgets it, and returns once it has let go of its files.
+    public func stopDownload() async {
+        let task = abandonDownload()
+        await task?.value
+        refresh()
+    }
+
+    /// Pauses the download and forgets it, without waiting for it to end.
+    @discardableResult
+    private func abandonDownload() -> Task<Void, Never>? {
+        let task = downloadTask
+        download?.pause()
+        download = nil
+        downloadTask = nil
+        activeDownload = nil
+        return task
+    }
+
+    // MARK: - Changes
+
+    /// Deletes a catalog model's files or forgets an added one; a download of it in this
+    /// process is stopped first and waited for.
+    /// - Throws: `StoreError` (a download in another process holds the file, a file that cannot go).
+    public func delete(_ choice: ModelChoice) async throws {
+        if activeDownload?.entry.id == choice.id { await stopDownload() }
+        defer { refresh() }
+        switch choice {
+        case .catalog(let entry): try store.delete(entry)
+        case .sideloaded(let model): try store.removeSideloaded(id: model.id)
+        }
+    }
+
+    /// Adds a model file from elsewhere on the device (checked by the caller).
+    @discardableResult
+    public func add(path: String, name: String?, format: PromptFormat) throws -> SideloadedModel {
+        defer { refresh() }
+        return try store.addSideloaded(path: path, name: name, format: format)
+    }
+}
