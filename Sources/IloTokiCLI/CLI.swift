@@ -12,7 +12,7 @@ import IloTokiLLM
 /// The `ilotoki` command line: the whole product in a terminal, over the same app model,
 /// store and settings as the apps.
 public enum CLI {
-    public static let version = "0.1.0"
+    public static let version = AboutPage.version
 
     /// Exit statuses.
     enum Status {

@@ -95,10 +95,7 @@ struct InteractiveSession {
                 console.error("say :\(words[0]) tok, en, ru or vi.")
                 return .none
             }
-            return .set(
-                words[0] == "to"
-                    ? (language == .tokiPona ? .toTokiPona(from: direction.otherLanguage) : .fromTokiPona(to: language))
-                    : (language == .tokiPona ? .fromTokiPona(to: direction.otherLanguage) : .toTokiPona(from: language)))
+            return .set(words[0] == "to" ? direction.translating(into: language) : direction.translating(from: language))
         case "auto":
             return .detect
         case "history":

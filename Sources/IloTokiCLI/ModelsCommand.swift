@@ -102,11 +102,11 @@ struct ModelsCommand {
             await model.flushWrites()
         }
 
-        let request = DownloadRequest(entry: entry, store: model.store, endpoint: context.endpoint)
-        let handle = ModelDownloader().start(request)
+        // The same download the apps run, through the app model (its library shows it too).
+        guard let events = model.downloadEvents(entry) else { throw CLIError("The model licence was not accepted.") }
         let bar = ProgressBar(console: console, total: entry.bytes)
-        return try await Interrupts.shared.whileRunning(onInterrupt: { _ in handle.pause() }) {
-            for try await event in handle.events {
+        return try await Interrupts.shared.whileRunning(onInterrupt: { _ in Task { @MainActor in model.pauseDownload() } }) {
+            for try await event in events {
                 switch event {
                 case .started(let offset, _):
                     if offset > 0 { bar.note("resuming at \(ByteSize.text(offset))") }

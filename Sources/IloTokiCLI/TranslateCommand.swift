@@ -50,7 +50,7 @@ struct TranslateCommand {
 
     @MainActor
     func run() async throws -> Int32 {
-        let fixed = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"))
+        _ = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"), current: .tokiPonaToEnglish)  // usage errors first
         let threads = try arguments.value("--threads").map { value -> Int in
             guard let count = Int(value), count > 0 else {
                 throw UsageError(message: "--threads needs a positive number, not '\(value)'.", command: "translate")
@@ -61,6 +61,7 @@ struct TranslateCommand {
         let modelFile = arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? URL(fileURLWithPath: $0) : nil }
         let model = try context.prepareModel(keeping: modelFile.map { [$0] } ?? [], threads: threads, needsHome: modelFile == nil)
         let reported = model.notices.count
+        let fixed = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"), current: model.direction)
         try await loadModel(model, format: format)
         do {
             let status = try await translate(with: model, fixed: fixed)
@@ -223,28 +224,25 @@ struct TranslateCommand {
 
     // MARK: - Options
 
-    /// The direction from `--from`/`--to`; `nil` when neither is given (then it is detected).
-    /// With one side given, the other is Toki Pona, or English when the given side is Toki Pona.
-    static func direction(from: String?, to: String?) throws -> TranslationDirection? {
+    /// The languages `--from` and `--to` name, checked (a usage error names a code that is none).
+    static func languages(from: String?, to: String?) throws -> (source: Language?, target: Language?) {
         func language(_ code: String, _ option: String) throws -> Language {
             guard let language = Language(code: code) else {
                 throw UsageError(message: "\(option) '\(code)' is not a language; use tok, en, ru or vi.", command: "translate")
             }
             return language
         }
-        let source = try from.map { try language($0, "--from") }
-        let target = try to.map { try language($0, "--to") }
-        switch (source, target) {
-        case (nil, nil): return nil
-        case (let source?, nil): return source == .tokiPona ? .tokiPonaToEnglish : .toTokiPona(from: source)
-        case (nil, let target?): return target == .tokiPona ? .englishToTokiPona : .fromTokiPona(to: target)
-        case (let source?, let target?):
-            guard let direction = TranslationDirection(from: source, to: target) else {
-                throw UsageError(
-                    message: "cannot translate \(source.code) to \(target.code): Toki Pona must be on exactly one side.",
-                    command: "translate")
-            }
-            return direction
+        return (try from.map { try language($0, "--from") }, try to.map { try language($0, "--to") })
+    }
+
+    /// The direction `--from`/`--to` fix, against the direction used last (see
+    /// `TranslationDirection.chosen`); `nil` when neither is given (then the text decides).
+    static func direction(from: String?, to: String?, current: TranslationDirection) throws -> TranslationDirection? {
+        let (source, target) = try languages(from: from, to: to)
+        do {
+            return try TranslationDirection.chosen(from: source, to: target, current: current)
+        } catch let error as DirectionChoiceError {
+            throw UsageError(message: error.localizedDescription, command: "translate")
         }
     }
 

@@ -1,5 +1,6 @@
 import Testing
 
+import IloTokiCore
 @testable import IloTokiCLI
 
 @Suite struct ArgumentParserTests {
@@ -53,13 +54,15 @@ import Testing
     }
 
     @Test func directionsFromOptions() throws {
-        #expect(try TranslateCommand.direction(from: nil, to: nil) == nil)
-        #expect(try TranslateCommand.direction(from: "ru", to: nil) == .toTokiPona(from: .russian))
-        #expect(try TranslateCommand.direction(from: "tok", to: nil) == .tokiPonaToEnglish)
-        #expect(try TranslateCommand.direction(from: nil, to: "vi") == .fromTokiPona(to: .vietnamese))
-        #expect(try TranslateCommand.direction(from: nil, to: "tok") == .englishToTokiPona)
-        #expect(throws: UsageError.self) { try TranslateCommand.direction(from: "en", to: "ru") }
-        #expect(throws: UsageError.self) { try TranslateCommand.direction(from: "de", to: nil) }
+        let last = TranslationDirection.tokiPonaToEnglish
+        #expect(try TranslateCommand.direction(from: nil, to: nil, current: last) == nil)
+        #expect(try TranslateCommand.direction(from: "ru", to: nil, current: last) == .toTokiPona(from: .russian))
+        #expect(try TranslateCommand.direction(from: "tok", to: nil, current: last) == .tokiPonaToEnglish)
+        #expect(try TranslateCommand.direction(from: "tok", to: nil, current: .toTokiPona(from: .russian)) == .fromTokiPona(to: .russian))
+        #expect(try TranslateCommand.direction(from: nil, to: "vi", current: last) == .fromTokiPona(to: .vietnamese))
+        #expect(try TranslateCommand.direction(from: nil, to: "tok", current: last) == .englishToTokiPona)
+        #expect(throws: UsageError.self) { try TranslateCommand.direction(from: "en", to: "ru", current: last) }
+        #expect(throws: UsageError.self) { try TranslateCommand.direction(from: "de", to: nil, current: last) }
     }
 
     @Test func everyCommandHasHelp() {

@@ -84,7 +84,7 @@ import Testing
         // The settings say the chosen font is missing.
         window.show(.settings)
         await pump("settings") { window.place == .settings }
-        #expect(window.visibleTexts.contains(Self.strings(.sitelenFontMissing, "no such font family")))
+        #expect(window.visibleTexts.contains(Self.strings(.sitelenFontChosenMissing, "no such font family")))
     }
 
     @Test func entriesTheCommandLineAddsAppearWhenTheHistoryIsShown() async throws {

@@ -19,6 +19,9 @@ public enum UIText: String, CaseIterable, Sendable {
     case inUse, use, download, delete, addModel, promptFormat, modelName
     case licenceTitle, licenceAccept, cancel
     case aboutText, licences
+    case licenceApp, licenceLlama, licenceUIFont, licenceSitelenFont
+    case licenceModels  // %@ = the models' licence and where to read it
+    case sitelenFontChosenMissing  // %@ = font family
 }
 
 /// The UI strings in one language.
@@ -75,6 +78,12 @@ public struct UIStrings: Sendable {
         .licenceTitle: "The model licence", .licenceAccept: "Accept and download", .cancel: "Cancel",
         .aboutText: "ilo toki translates between Toki Pona and English, Russian and Vietnamese on this device. After the model is downloaded no network is used, and nothing you type ever leaves the device.",
         .licences: "Licences",
+        .licenceApp: "ilo toki — MIT License",
+        .licenceLlama: "llama.cpp, which runs the models — MIT License (github.com/ggml-org/llama.cpp)",
+        .licenceModels: "The translation models — %@",
+        .licenceUIFont: "Space Grotesk, the app's letters — SIL Open Font License 1.1",
+        .licenceSitelenFont: "sitelen seli kiwen asuki by Kreative Korp, the sitelen pona font — SIL Open Font License 1.1",
+        .sitelenFontChosenMissing: "%@ is not installed here, so the font that comes with ilo toki draws sitelen pona.",
     ]
 
     static let russian: [UIText: String] = [
@@ -103,6 +112,12 @@ public struct UIStrings: Sendable {
         .licenceTitle: "Лицензия модели", .licenceAccept: "Принять и скачать", .cancel: "Отмена",
         .aboutText: "ilo toki переводит между токипоной и английским, русским и вьетнамским прямо на устройстве. После загрузки модели сеть не нужна, и ничего из написанного вами не покидает устройство.",
         .licences: "Лицензии",
+        .licenceApp: "ilo toki — лицензия MIT",
+        .licenceLlama: "llama.cpp, на котором работают модели, — лицензия MIT (github.com/ggml-org/llama.cpp)",
+        .licenceModels: "Модели перевода — %@",
+        .licenceUIFont: "Space Grotesk, шрифт приложения, — SIL Open Font License 1.1",
+        .licenceSitelenFont: "sitelen seli kiwen asuki (Kreative Korp), шрифт sitelen pona, — SIL Open Font License 1.1",
+        .sitelenFontChosenMissing: "Шрифт %@ не установлен, поэтому sitelen pona рисует шрифт, который идёт с ilo toki.",
     ]
 
     static let vietnamese: [UIText: String] = [
@@ -131,6 +146,12 @@ public struct UIStrings: Sendable {
         .licenceTitle: "Giấy phép mô hình", .licenceAccept: "Đồng ý và tải", .cancel: "Huỷ",
         .aboutText: "ilo toki dịch giữa Toki Pona và tiếng Anh, tiếng Nga, tiếng Việt ngay trên thiết bị. Sau khi tải mô hình, ứng dụng không dùng mạng, và những gì bạn gõ không bao giờ rời khỏi máy.",
         .licences: "Giấy phép",
+        .licenceApp: "ilo toki — giấy phép MIT",
+        .licenceLlama: "llama.cpp, phần chạy các mô hình — giấy phép MIT (github.com/ggml-org/llama.cpp)",
+        .licenceModels: "Các mô hình dịch — %@",
+        .licenceUIFont: "Space Grotesk, phông chữ của ứng dụng — SIL Open Font License 1.1",
+        .licenceSitelenFont: "sitelen seli kiwen asuki (Kreative Korp), phông sitelen pona — SIL Open Font License 1.1",
+        .sitelenFontChosenMissing: "Phông %@ chưa được cài, nên sitelen pona được vẽ bằng phông đi kèm ilo toki.",
     ]
 
     static let tokiPona: [UIText: String] = [
@@ -159,5 +180,11 @@ public struct UIStrings: Sendable {
         .licenceTitle: "lawa pi sona ilo", .licenceAccept: "mi wile. o kama jo", .cancel: "ala",
         .aboutText: "ilo toki li ante e toki pona e toki Inli e toki Losi e toki Wije lon ilo sina. sona ilo li lon la, ilo li kepeken ala linluwi. toki sina li tawa ala ma ante.",
         .licences: "lawa",
+        .licenceApp: "ilo toki — lawa MIT",
+        .licenceLlama: "ilo llama.cpp li pali e sona ilo — lawa MIT (github.com/ggml-org/llama.cpp)",
+        .licenceModels: "sona ilo ante — %@",
+        .licenceUIFont: "sitelen Space Grotesk — lawa SIL Open Font License 1.1",
+        .licenceSitelenFont: "sitelen seli kiwen asuki (Kreative Korp) li sitelen e sitelen pona — lawa SIL Open Font License 1.1",
+        .sitelenFontChosenMissing: "sitelen %@ li lon ala. sitelen pi ilo toki li sitelen e sitelen pona.",
     ]
 }

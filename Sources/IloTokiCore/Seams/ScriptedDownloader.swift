@@ -49,12 +49,20 @@ public final class ScriptedDownloader: ModelDownloading {
         target?.yield(.stalled(attempt: 1, reason: reason))
     }
 
-    /// Reports progress on the latest download.
+    /// Reports progress on the latest download, with that many bytes in its `.part` file (as
+    /// a real download leaves them: a paused download is then "partial" on disk).
     public func progress(bytes: Int64) {
-        let target: (AsyncThrowingStream<DownloadEvent, Error>.Continuation, Int64?)? = state.withLock { downloads in
+        let target: (AsyncThrowingStream<DownloadEvent, Error>.Continuation, Int64?, URL)? = state.withLock { downloads in
             guard let last = downloads.indices.last, !downloads[last].finished else { return nil }
             downloads[last].bytes = bytes
-            return (downloads[last].continuation, downloads[last].request.expectedBytes)
+            return (downloads[last].continuation, downloads[last].request.expectedBytes, downloads[last].request.part)
+        }
+        if let part = target?.2 {
+            FileManager.default.createFile(atPath: part.path, contents: nil)
+            if let handle = try? FileHandle(forWritingTo: part) {
+                try? handle.truncate(atOffset: UInt64(max(0, bytes)))
+                try? handle.close()
+            }
         }
         target?.0.yield(.progress(DownloadProgress(bytes: bytes, total: target?.1, bytesPerSecond: 1_000_000)))
     }
@@ -69,6 +77,7 @@ public final class ScriptedDownloader: ModelDownloading {
         download.continuation.yield(.verifying(sha256Known: download.request.expectedSHA256 != nil))
         do {
             try contents.write(to: download.request.destination)
+            try? FileManager.default.removeItem(at: download.request.part)
         } catch {
             download.continuation.finish(throwing: DownloadError.cannotWrite(download.request.destination.path, reason: error.localizedDescription))
             throw error

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which way a translation goes. Toki Pona is always one side.
 public struct TranslationDirection: Hashable, Codable, Sendable, CustomStringConvertible {
     public let source: Language
@@ -61,5 +63,43 @@ public struct TranslationDirection: Hashable, Codable, Sendable, CustomStringCon
                 forKey: .target, in: container, debugDescription: "Toki Pona must be on exactly one side of \(source.code)→\(target.code)")
         }
         self = direction
+    }
+}
+
+/// A direction the user named that cannot be.
+public struct DirectionChoiceError: Error, LocalizedError, Equatable, Sendable {
+    public let source: Language
+    public let target: Language
+
+    public var errorDescription: String? {
+        "ilo toki cannot translate \(source.code) to \(target.code): Toki Pona must be on exactly one side."
+    }
+}
+
+extension TranslationDirection {
+    /// The direction the user named: both sides (`--from ru --to tok`), or one, the other
+    /// then being Toki Pona, or, when the named side is Toki Pona, the other language of
+    /// `current` (`--from tok` translates into the language used last). `nil` when neither
+    /// side is named (the text decides).
+    /// - Throws: `DirectionChoiceError` when both sides are named and Toki Pona is not on exactly one.
+    public static func chosen(from source: Language?, to target: Language?, current: TranslationDirection) throws -> TranslationDirection? {
+        switch (source, target) {
+        case (nil, nil): return nil
+        case (let source?, nil): return current.translating(from: source)
+        case (nil, let target?): return current.translating(into: target)
+        case (let source?, let target?):
+            guard let direction = TranslationDirection(from: source, to: target) else { throw DirectionChoiceError(source: source, target: target) }
+            return direction
+        }
+    }
+
+    /// Into `language`, keeping this direction's other language where `language` is Toki Pona.
+    public func translating(into language: Language) -> TranslationDirection {
+        language == .tokiPona ? .toTokiPona(from: otherLanguage) : .fromTokiPona(to: language)
+    }
+
+    /// From `language`, keeping this direction's other language where `language` is Toki Pona.
+    public func translating(from language: Language) -> TranslationDirection {
+        language == .tokiPona ? .fromTokiPona(to: otherLanguage) : .toTokiPona(from: language)
     }
 }

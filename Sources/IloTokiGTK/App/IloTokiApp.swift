@@ -138,13 +138,7 @@ public enum IloTokiApp {
     /// demo over a temporary one.
     @MainActor
     public static func makeModel(options: Options, environment: [String: String]) throws -> TranslatorModel {
-        if options.demo {
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("ilotoki-demo-\(UUID().uuidString)")
-            let store = ModelStore(directories: AppDirectories(home: home))
-            return TranslatorModel(
-                store: store, engineLoader: ScriptedEngineLoader { _ in Demo.engine() }, downloader: ScriptedDownloader(),
-                availableMemory: { 1 << 40 })
-        }
+        if options.demo { return Demo.model() }
         let store = ModelStore(directories: .standard(environment: environment), catalog: try ModelCatalog.forEnvironment(environment))
         return TranslatorModel(store: store, engineLoader: LiveEngineLoader(), endpoint: ModelCatalog.mirror(in: environment))
     }
@@ -182,7 +176,10 @@ public enum IloTokiApp {
             gtk_window_present(cast(window.window))
             Task { @MainActor in
                 if options.demo {
-                    await Demo.prepare(model, window: window, options: options)
+                    await Demo.prepare(
+                        model, theme: options.theme, direction: options.direction, text: options.text,
+                        sitelenPona: options.sitelenPona, withoutModel: options.demoWithoutModel)
+                    window.show(options.place)
                 } else {
                     await model.launch()
                     if let file = options.modelFile {
@@ -203,57 +200,5 @@ public enum IloTokiApp {
                 }
             }
         }
-    }
-}
-
-/// The icons as SVG files: the sheet in docs/, the app icon for installing.
-enum IconExport {
-    static func write(to directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Icon.sheet().write(to: directory.appendingPathComponent("icons.svg"), atomically: true, encoding: .utf8)
-        try AppIcon.svg().write(to: directory.appendingPathComponent("org.ilotoki.IloToki.svg"), atomically: true, encoding: .utf8)
-        for icon in Icon.all {
-            try icon.svg().write(to: directory.appendingPathComponent("icon-\(icon.name.rawValue).svg"), atomically: true, encoding: .utf8)
-        }
-    }
-}
-
-/// Canned translations for screenshots and for trying the app without a model.
-@MainActor
-enum Demo {
-    nonisolated static func engine() -> ScriptedEngine {
-        ScriptedEngine(delay: .milliseconds(30)) { source in
-            let answer = Demo.translations[source] ?? source
-            return answer.split(separator: " ", omittingEmptySubsequences: false).map { " " + $0 }
-        }
-    }
-
-    nonisolated static let translations: [String: String] = [
-        "jan li moku e kili.": "The person eats fruit.",
-        "toki! sina pona lukin.": "Hello! You look good.",
-        "mi olin e sina.": "I love you.",
-        "tenpo suno ni li pona.": "Today is a good day.",
-        "The person eats fruit.": "jan li moku e kili.",
-        "I love you.": "mi olin e sina.",
-        "Good morning!": "tenpo suno pona!",
-        "Я тебя люблю.": "mi olin e sina.",
-        "Tôi yêu bạn.": "mi olin e sina.",
-        "Доброе утро!": "tenpo suno pona!",
-        "Chào buổi sáng!": "tenpo suno pona!",
-    ]
-
-    static func prepare(_ model: TranslatorModel, window: AppWindow, options: IloTokiApp.Options) async {
-        await model.launch()
-        if let theme = options.theme { model.setTheme(theme) }
-        if !options.demoWithoutModel {
-            await model.useModelFile(
-                URL(fileURLWithPath: "/demo/ilo-toki-1.1-MiLMMT-46-1b-Q8_0.gguf"), format: .sourceTarget)
-            model.setDirection(options.direction ?? .tokiPonaToEnglish)
-            model.sourceText = options.text ?? "jan li moku e kili."
-            model.translate()
-            while model.translationState == .translating { try? await Task.sleep(for: .milliseconds(20)) }
-            if options.sitelenPona { model.flipScript() }
-        }
-        window.show(options.place)
     }
 }

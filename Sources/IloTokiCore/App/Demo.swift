@@ -1,0 +1,55 @@
+import Foundation
+
+/// The app with canned translations and no real model: for screenshots, previews, and trying
+/// a front end on a machine without a model. Every front end shows the same demo.
+public enum Demo {
+    /// A scripted engine that answers the phrases below (and echoes anything else), word by word.
+    public static func engine() -> ScriptedEngine {
+        ScriptedEngine(delay: .milliseconds(30)) { source in
+            let answer = translations[source] ?? source
+            return answer.split(separator: " ", omittingEmptySubsequences: false).map { " " + $0 }
+        }
+    }
+
+    public static let translations: [String: String] = [
+        "jan li moku e kili.": "The person eats fruit.",
+        "toki! sina pona lukin.": "Hello! You look good.",
+        "mi olin e sina.": "I love you.",
+        "tenpo suno ni li pona.": "Today is a good day.",
+        "The person eats fruit.": "jan li moku e kili.",
+        "I love you.": "mi olin e sina.",
+        "Good morning!": "tenpo suno pona!",
+        "Я тебя люблю.": "mi olin e sina.",
+        "Tôi yêu bạn.": "mi olin e sina.",
+        "Доброе утро!": "tenpo suno pona!",
+        "Chào buổi sáng!": "tenpo suno pona!",
+    ]
+
+    /// An app model over a fresh temporary home, with the demo engine and a downloader that
+    /// never touches the network.
+    @MainActor
+    public static func model() -> TranslatorModel {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("ilotoki-demo-\(UUID().uuidString)")
+        return TranslatorModel(
+            store: ModelStore(directories: AppDirectories(home: home)), engineLoader: ScriptedEngineLoader { _ in engine() },
+            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 })
+    }
+
+    /// Puts the demo model in a state worth showing: the real catalog model's name in use, a
+    /// phrase translated (unless `withoutModel`, which shows the first launch).
+    @MainActor
+    public static func prepare(
+        _ model: TranslatorModel, theme: AppSettings.Theme?, direction: TranslationDirection?, text: String?,
+        sitelenPona: Bool, withoutModel: Bool
+    ) async {
+        await model.launch()
+        if let theme { model.setTheme(theme) }
+        guard !withoutModel else { return }
+        await model.useModelFile(URL(fileURLWithPath: "/demo/ilo-toki-1.1-MiLMMT-46-1b-Q8_0.gguf"), format: .sourceTarget)
+        model.setDirection(direction ?? .tokiPonaToEnglish)
+        model.sourceText = text ?? "jan li moku e kili."
+        model.translate()
+        while model.translationState == .translating { try? await Task.sleep(for: .milliseconds(20)) }
+        if sitelenPona { model.flipScript() }
+    }
+}

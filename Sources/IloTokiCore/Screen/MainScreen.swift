@@ -1,0 +1,168 @@
+/// The main screen as plain values: what the header, the two plates, the message under them
+/// and the slab show now. A front end draws these and decides nothing about the app's state;
+/// each is derived from the app model here, once, for every front end.
+public struct MainScreen: Equatable, Sendable {
+    /// The header: the name, the model line, the dot for a newer model, the download's control.
+    public struct Header: Equatable, Sendable {
+        public var title: String
+        /// The model in use, or what it is doing ("Loading the model…").
+        public var modelLine: String
+        /// A newer model is in the catalog: a dot, never more.
+        public var showsNewerModelDot: Bool
+        public var newerModelLabel: String
+        /// The download's pause/resume control and the progress line, while there is a download.
+        public var download: DownloadControl?
+    }
+
+    /// The header's control of the download under way, and the 12 dp line under the header.
+    public struct DownloadControl: Equatable, Sendable {
+        /// Running: the control pauses. Otherwise it resumes.
+        public var isRunning: Bool
+        /// What the control says to a screen reader.
+        public var label: String
+        /// 0…1 for the progress line.
+        public var fraction: Double
+
+        public init(isRunning: Bool, label: String, fraction: Double) {
+            self.isRunning = isRunning
+            self.label = label
+            self.fraction = fraction
+        }
+    }
+
+    /// One plate.
+    public struct Plate: Equatable, Sendable {
+        /// The language of the plate's text.
+        public var language: Language
+        /// The language on the other side of Toki Pona (what the chooser offers).
+        public var otherLanguage: Language
+        /// Whether the plate lets the user choose its language (it does unless it holds Toki Pona).
+        public var choosesLanguage: Bool
+        /// The pill that flips Latin ↔ sitelen pona: on the plate that holds Toki Pona.
+        public var pill: String?
+        /// The text, or what the plate says instead of a translation.
+        public var text: String
+        /// The text is a message (quiet), not the plate's content.
+        public var isMessage: Bool
+        /// Draw the text in sitelen pona (the ligature font, from the same Latin text).
+        public var inSitelenPona: Bool
+        /// Offer to copy the text.
+        public var canCopy: Bool
+        /// Phrases to offer while the source plate is empty.
+        public var samplePhrases: [String]
+    }
+
+    /// The primary action at the foot.
+    public struct Slab: Equatable, Sendable {
+        public var title: String
+        public var isEnabled: Bool
+        /// What pressing it does (`TranslatorModel.pressSlab()` does it).
+        public var action: TranslatorModel.SlabAction
+
+        public init(title: String, isEnabled: Bool, action: TranslatorModel.SlabAction) {
+            self.title = title
+            self.isEnabled = isEnabled
+            self.action = action
+        }
+    }
+
+    public var header: Header
+    public var source: Plate
+    public var target: Plate
+    /// The line under the plates: notices, or a short-lived message.
+    public var notice: String?
+    public var slab: Slab
+}
+
+extension MainScreen {
+    /// What the main screen shows for `model`, in `strings`' language.
+    @MainActor
+    public init(model: TranslatorModel, strings: UIStrings) {
+        let format = Formatting(strings)
+        header = Self.header(model, strings, format)
+        let direction = model.direction
+        let sitelen = model.tokiPonaScript == .sitelenPona
+        let pill = sitelen ? strings[.scriptLatin] : strings[.scriptSitelenPona]
+        source = Plate(
+            language: direction.source, otherLanguage: direction.otherLanguage, choosesLanguage: direction.source != .tokiPona,
+            pill: model.tokiPonaIsOnSource ? pill : nil, text: model.sourceText, isMessage: false,
+            inSitelenPona: sitelen && model.tokiPonaIsOnSource, canCopy: false, samplePhrases: model.samplePhrases)
+        let (text, isMessage) = Self.targetText(model, strings, format)
+        target = Plate(
+            language: direction.target, otherLanguage: direction.otherLanguage, choosesLanguage: direction.target != .tokiPona,
+            pill: model.tokiPonaIsOnSource ? nil : pill, text: text, isMessage: isMessage,
+            inSitelenPona: sitelen && !model.tokiPonaIsOnSource && !isMessage, canCopy: !model.targetText.isEmpty, samplePhrases: [])
+        notice = Self.notice(model, strings)
+        slab = Self.slab(model, strings, format)
+    }
+
+    @MainActor
+    static func header(_ model: TranslatorModel, _ strings: UIStrings, _ format: Formatting) -> Header {
+        var line = model.loadedModel?.displayName ?? ""
+        switch model.modelState {
+        case .loading: line = strings[.modelLoading]
+        case .failed: line = strings[.retry]
+        case .notDownloaded: line = strings[.modelNotInstalled]
+        default: break
+        }
+        let download = model.activeDownload.map { download -> DownloadControl in
+            let running = if case .running = download.phase { true } else { false }
+            return DownloadControl(
+                isRunning: running, label: running ? strings[.pauseDownload] : strings(.resumeDownload, format.percent(download.fraction)),
+                fraction: download.fraction)
+        }
+        return Header(
+            title: strings[.appName], modelLine: line, showsNewerModelDot: model.newerModelAvailable,
+            newerModelLabel: strings[.newerModelAvailable], download: download)
+    }
+
+    /// What the target plate says: the translation, or why there is none.
+    @MainActor
+    static func targetText(_ model: TranslatorModel, _ strings: UIStrings, _ format: Formatting) -> (String, isMessage: Bool) {
+        if !model.targetText.isEmpty { return (model.targetText, false) }
+        if case .failed(let reason) = model.translationState { return (strings(.translationFailed, reason), true) }
+        switch model.modelState {
+        case .notDownloaded: return (strings[.modelNotDownloaded], true)
+        case .downloading(let progress): return (strings(.downloading, format.percent(progress.fraction)), true)
+        case .paused(let progress): return (strings(.downloadPaused, format.percent(progress.fraction)), true)
+        case .verifying: return (strings[.verifying], true)
+        case .loading: return (strings[.modelLoading], true)
+        case .failed(let reason): return (strings(.modelFailed, reason), true)
+        case .ready: return (model.translationState == .done ? strings[.emptyTranslation] : "", true)
+        }
+    }
+
+    @MainActor
+    static func notice(_ model: TranslatorModel, _ strings: UIStrings) -> String? {
+        var lines = model.notices
+        switch model.flash {
+        case .copied?: lines.append(strings[.copied])
+        case .sitelenPonaFontMissing(let family)?: lines.append(strings(.sitelenFontMissing, family))
+        case nil: break
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    @MainActor
+    static func slab(_ model: TranslatorModel, _ strings: UIStrings, _ format: Formatting) -> Slab {
+        let action = model.slabAction
+        switch action {
+        case .translate:
+            return Slab(title: strings[.translate], isEnabled: !TranslationPrompt.prepare(model.sourceText).isEmpty, action: action)
+        case .stop:
+            return Slab(title: strings[.stop], isEnabled: true, action: action)
+        case .download(let entry):
+            return Slab(title: strings(.downloadModel, format.size(entry.bytes)), isEnabled: true, action: action)
+        case .resumeDownload:
+            let fraction = model.activeDownload?.fraction ?? {
+                if case .paused(let progress) = model.modelState { return progress.fraction ?? 0 }
+                return 0
+            }()
+            return Slab(title: strings(.resumeDownload, format.percent(fraction)), isEnabled: true, action: action)
+        case .busy:
+            return Slab(title: strings[.wait], isEnabled: false, action: action)
+        case .retry:
+            return Slab(title: strings[.retry], isEnabled: true, action: action)
+        }
+    }
+}

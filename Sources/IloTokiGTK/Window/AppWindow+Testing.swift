@@ -1,0 +1,105 @@
+import CGtk
+import CGtkSupport
+import Foundation
+import IloTokiCore
+
+/// What tests, screenshots and the `--report` file read of the window, and the controls they press.
+extension AppWindow {
+    /// Types into the source plate through its text buffer, as the keyboard does.
+    public func type(_ text: String) { main.type(text) }
+
+    /// The text the target plate shows now.
+    public var targetPlateText: String { textOf(main.targetLabel) }
+
+    /// The notice under the plates, when one is shown.
+    public var noticeText: String? { main.notice.isVisible ? textOf(main.notice) : nil }
+
+    /// The text the source plate shows now.
+    public var sourcePlateText: String { main.sourceText }
+
+    /// Whether the target plate draws its text in sitelen pona.
+    public var targetShowsSitelenPona: Bool { main.targetLabel.hasClass("sitelen") }
+
+    /// Whether the source plate draws its text in sitelen pona.
+    public var sourceShowsSitelenPona: Bool { main.sourceView.hasClass("sitelen") }
+
+    /// The slab's title now.
+    public var slabTitle: String { gtk_button_get_label(cast(main.slab.widget)).map { String(cString: $0) } ?? "" }
+
+    /// Presses a button the way a click does (GTK's own activation).
+    public func activate(_ control: Control) {
+        let widget: Widget
+        switch control {
+        case .slab: widget = main.slab.widget
+        case .knob: widget = main.knob.widget
+        case .sourcePill: widget = main.sourcePill.widget
+        case .targetPill: widget = main.targetPill.widget
+        case .downloadToggle: widget = header.downloadToggle.widget
+        case .place(let place): widget = place == .main ? main.slab.widget : (header.placeButtons[place]?.widget ?? main.slab.widget)
+        }
+        gtk_widget_activate(widget)
+    }
+
+    public enum Control {
+        case slab, knob, sourcePill, targetPill, downloadToggle
+        case place(Place)
+    }
+
+    /// Widgets filled with jelo that are on screen now.
+    public var visibleJeloSurfaces: [String] {
+        window.descendants.filter { $0.hasClass("jelo") && $0.isMapped && gtk_widget_get_child_visible($0) != 0 }.map(typeName)
+    }
+
+    /// The text of every label on screen now.
+    public var visibleTexts: [String] {
+        window.descendants.filter { $0.isMapped && typeName($0) == "GtkLabel" }.map(textOf)
+    }
+
+    /// Whether the progress line is showing, and how full.
+    public var progressLineFraction: Double? { header.progressLine.widget.isMapped ? header.progressLine.fraction : nil }
+
+    /// The text of every history row shown now.
+    public var historyRows: [String] { pages.historyRowTexts }
+
+    /// What is on screen, as JSON.
+    public var report: [String: String] {
+        [
+            "place": place.rawValue,
+            "source": sourcePlateText,
+            "target": targetPlateText,
+            "direction": model.direction.description,
+            "slab": slabTitle,
+            "script": model.tokiPonaScript.rawValue,
+            "sourceSitelenPona": String(sourceShowsSitelenPona),
+            "targetSitelenPona": String(targetShowsSitelenPona),
+            "translation": "\(model.translationState)",
+            "model": "\(model.modelState)",
+            "progressLine": progressLineFraction.map { String($0) } ?? "hidden",
+            "jelo": String(visibleJeloSurfaces.count),
+        ]
+    }
+
+    func writeReport() {
+        guard let reportFile, let data = try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]) else { return }
+        let temporary = reportFile + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        _ = rename(temporary, reportFile)
+    }
+
+    /// Saves the window as a PNG.
+    public func saveScreenshot(to path: String) throws {
+        var error = [CChar](repeating: 0, count: 256)
+        guard ilotoki_gtk_save_png(window, path, &error, error.count) else {
+            throw ScreenshotError(message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    public struct ScreenshotError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { "Could not save the screenshot: \(message)" }
+    }
+
+    private func typeName(_ widget: Widget) -> String {
+        String(cString: g_type_name_from_instance(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self)))
+    }
+}

@@ -1,0 +1,168 @@
+import CGtk
+import CGtkSupport
+import Foundation
+import IloTokiCore
+import IloTokiDesign
+
+/// The main page: the source plate above, the target plate below, the knob on their seam, the
+/// line for notices and the slab. It draws `MainScreen` and sends every action to the model.
+@MainActor
+final class MainPage {
+    let widget: Widget
+    let plates: Widget
+    let sourcePlate: Plate
+    let targetPlate: Plate
+    let sourcePill: Pill
+    let targetPill: Pill
+    let sourceView: Widget
+    let targetLabel: Widget
+    let knob: SwapKnob
+    let slab: Slab
+    let notice: Widget
+    private let model: TranslatorModel
+    private let sourceLanguage = LanguageChooser()
+    private let targetLanguage = LanguageChooser()
+    private let sourceBuffer: UnsafeMutablePointer<GtkTextBuffer>
+    private let samples: Widget
+    private let samplesScroll: Widget
+    private let copyButton: IconButton
+    private var syncingSource = false
+    private var shownSamples: [String] = []
+
+    /// - Parameter outcome: what to do after an action that may need the user first (the licence).
+    init(model: TranslatorModel, strings: UIStrings, outcome: @escaping @MainActor (ActionOutcome) -> Void) {
+        self.model = model
+        sourcePill = Pill { model.flipScript(isFontInstalled: Fonts.has) }
+        targetPill = Pill { model.flipScript(isFontInstalled: Fonts.has) }
+        sourceView = gtk_text_view_new()
+        sourceBuffer = gtk_text_view_get_buffer(cast(sourceView))
+        gtk_text_view_set_wrap_mode(cast(sourceView), GTK_WRAP_WORD_CHAR)
+        gtk_text_view_set_accepts_tab(cast(sourceView), 0)
+        sourceView.addClass("plate-text")
+        sourceView.expand(horizontally: true, vertically: true)
+        sourceView.accessibleLabel(strings[.sourcePlaceholder])
+        samples = gtk_flow_box_new()
+        gtk_flow_box_set_selection_mode(cast(samples), GTK_SELECTION_NONE)
+        gtk_flow_box_set_max_children_per_line(cast(samples), 2)
+        targetLabel = label("", classes: ["plate-text"])
+        gtk_label_set_selectable(cast(targetLabel), 1)
+        gtk_widget_set_valign(targetLabel, GTK_ALIGN_START)
+        targetLabel.expand(horizontally: true, vertically: true)
+        copyButton = IconButton(.copy, label: strings[.copy], flat: true) {
+            guard let text = model.copyResult() else { return }
+            gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), text)
+        }
+        knob = SwapKnob(label: strings[.swap]) { model.swap() }
+        slab = Slab { outcome(model.pressSlab()) }
+        notice = label("", classes: ["quiet"])
+        notice.margins(0, 16, 8, 16)
+
+        let sourceTop = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
+        append(sourceTop, sourceLanguage.widget)
+        append(sourceTop, spacer())
+        append(sourceTop, sourcePill.widget)
+        // Long text and the sample phrases scroll inside the plate: the plates never grow
+        // past the screen.
+        let sourceScroll = scroller(sourceView)
+        samplesScroll = scroller(samples)
+        gtk_scrolled_window_set_propagate_natural_height(cast(samplesScroll), 1)
+        let sourceContent = box(GTK_ORIENTATION_VERTICAL, spacing: 8)
+        append(sourceContent, sourceTop)
+        append(sourceContent, sourceScroll)
+        append(sourceContent, samplesScroll)
+        sourcePlate = Plate(sourceContent)
+
+        let targetTop = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
+        append(targetTop, targetLanguage.widget)
+        append(targetTop, spacer())
+        append(targetTop, targetPill.widget)
+        append(targetTop, copyButton.widget)
+        let targetScroll = scroller(targetLabel)
+        let targetContent = box(GTK_ORIENTATION_VERTICAL, spacing: 8)
+        append(targetContent, targetTop)
+        append(targetContent, targetScroll)
+        targetPlate = Plate(targetContent)
+        sourcePlate.widget.expand(horizontally: true, vertically: true)
+        targetPlate.widget.expand(horizontally: true, vertically: true)
+
+        // Two plates of equal size, the knob centred on the seam between them.
+        plates = box(GTK_ORIENTATION_VERTICAL, spacing: Int32(Tokens.Spacing.extraLarge))
+        gtk_box_set_homogeneous(cast(plates), 1)
+        append(plates, sourcePlate.widget)
+        append(plates, targetPlate.widget)
+        let overlay = gtk_overlay_new()!
+        gtk_overlay_set_child(cast(overlay), plates)
+        gtk_overlay_add_overlay(cast(overlay), knob.widget)
+        overlay.expand(horizontally: true, vertically: true)
+        overlay.margins(8, 16, 8, 12)
+
+        widget = box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        append(widget, overlay)
+        append(widget, notice)
+        slab.widget.margins(4, 20, 20, 16)
+        append(widget, slab.widget)
+
+        connect(gpointerOf(sourceBuffer), "changed") { [weak self] in
+            guard let self, !self.syncingSource else { return }
+            model.sourceText = self.sourceText
+        }
+        sourceLanguage.onChange = { model.setOtherLanguage($0) }
+        targetLanguage.onChange = { model.setOtherLanguage($0) }
+    }
+
+    /// The text in the source plate's buffer.
+    var sourceText: String {
+        var start = GtkTextIter()
+        var end = GtkTextIter()
+        gtk_text_buffer_get_bounds(sourceBuffer, &start, &end)
+        guard let text = gtk_text_buffer_get_text(sourceBuffer, &start, &end, 0) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// Types into the source plate through its text buffer, as the keyboard does.
+    func type(_ text: String) {
+        gtk_text_buffer_insert_at_cursor(sourceBuffer, text, -1)
+    }
+
+    func render(_ screen: MainScreen) {
+        sourceLanguage.show(screen.source)
+        targetLanguage.show(screen.target)
+        if sourceText != screen.source.text {
+            syncingSource = true
+            gtk_text_buffer_set_text(sourceBuffer, screen.source.text, -1)
+            syncingSource = false
+        }
+        for (pill, title) in [(sourcePill, screen.source.pill), (targetPill, screen.target.pill)] {
+            pill.widget.setVisible(title != nil)
+            if let title { pill.setTitle(title) }
+        }
+        sourceView.setClass("sitelen", screen.source.inSitelenPona)
+        targetLabel.setClass("sitelen", screen.target.inSitelenPona)
+
+        if screen.source.samplePhrases != shownSamples {
+            shownSamples = screen.source.samplePhrases
+            while let child = gtk_widget_get_first_child(samples) { gtk_flow_box_remove(cast(samples), child) }
+            for phrase in shownSamples {
+                let button = gtk_button_new_with_label(phrase)!
+                button.addClass("row-button")
+                connect(gpointerOf(button), "clicked") { [model] in model.useSamplePhrase(phrase) }
+                gtk_flow_box_append(cast(samples), button)
+            }
+        }
+        samplesScroll.setVisible(!shownSamples.isEmpty)
+
+        setText(targetLabel, screen.target.text)
+        targetLabel.setClass("quiet", screen.target.isMessage)
+        copyButton.widget.setVisible(screen.target.canCopy)
+        setText(notice, screen.notice ?? "")
+        notice.setVisible(screen.notice != nil)
+        slab.setTitle(screen.slab.title)
+        slab.setEnabled(screen.slab.isEnabled)
+    }
+
+    /// Plates side by side on a wide window, stacked on a phone.
+    func setWide(_ wide: Bool) {
+        gtk_orientable_set_orientation(OpaquePointer(plates), wide ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL)
+    }
+}

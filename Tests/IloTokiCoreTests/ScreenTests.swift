@@ -1,0 +1,299 @@
+import Foundation
+import IloTokiCore
+import IloTokiTestSupport
+import Testing
+
+/// What every screen says, state by state, as the plain values a front end draws: the proof
+/// that a front end needs no `if` about the app's state of its own. No GTK here.
+@MainActor
+@Suite struct ScreenTests {
+    static let current = CatalogEntry(
+        id: "current", displayName: "Current", quantization: "Q8_0",
+        url: URL(string: "https://huggingface.co/x/current/resolve/main/current.gguf")!, bytes: 1_000_000,
+        format: .sourceTarget, deprecated: false, sha256: nil)
+    static let old = CatalogEntry(
+        id: "old", displayName: "Old", quantization: "Q6_K",
+        url: URL(string: "https://huggingface.co/x/old/resolve/main/old.gguf")!, bytes: 2_000_000,
+        format: .queryAnswer, deprecated: true, sha256: nil)
+    static let strings = UIStrings(language: .english)
+
+    let home = TemporaryDirectory("screen")
+    let downloader = ScriptedDownloader()
+
+    func model(engine: ScriptedEngine = ScriptedEngine(delay: .milliseconds(1)) { _ in [" mi", " moku"] }, load: (@Sendable (String) async throws -> Void)? = nil)
+        -> TranslatorModel
+    {
+        TranslatorModel(
+            store: ModelStore(directories: AppDirectories(home: home.url), catalog: ModelCatalog(entries: [Self.current, Self.old])),
+            engineLoader: ScriptedEngineLoader { path in
+                try await load?(path)
+                return engine
+            },
+            downloader: downloader, availableMemory: { 1 << 40 })
+    }
+
+    func install(_ entry: CatalogEntry) throws {
+        let store = ModelStore(directories: AppDirectories(home: home.url), catalog: ModelCatalog(entries: [Self.current, Self.old]))
+        try Data(count: Int(entry.bytes)).write(to: store.fileURL(for: entry))
+    }
+
+    func screen(_ model: TranslatorModel) -> MainScreen { MainScreen(model: model, strings: Self.strings) }
+
+    func eventually(_ what: Comment, _ condition: @MainActor () -> Bool) async {
+        for _ in 0..<500 {
+            if condition() { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("timed out waiting: \(what)")
+    }
+
+    // MARK: - The main screen, state by state
+
+    @Test func noModel() async {
+        let model = model()
+        await model.launch()
+        let shown = screen(model)
+        #expect(shown.target.text == Self.strings[.modelNotDownloaded])
+        #expect(shown.target.isMessage && !shown.target.canCopy && !shown.target.inSitelenPona)
+        #expect(shown.slab == MainScreen.Slab(title: "Download the model · 1 MB", isEnabled: true, action: .download(Self.current)))
+        #expect(shown.header.modelLine == "Not downloaded")
+        #expect(shown.header.download == nil)
+        #expect(model.pressSlab() == .showLicence(Self.current))  // the licence comes first
+        #expect(downloader.requests.isEmpty)
+    }
+
+    @Test func downloadingPausedVerifyingAndLoading() async throws {
+        let gate = AsyncGate()
+        let model = model { _ in await gate.wait() }
+        await model.launch()
+        model.acceptLicenceAndDownload(Self.current)
+        downloader.progress(bytes: 250_000)
+        await eventually("downloading") { screen(model).header.download?.fraction == 0.25 }
+        var shown = screen(model)
+        #expect(shown.target.text == "Downloading the model… 25%")
+        #expect(shown.header.download == MainScreen.DownloadControl(isRunning: true, label: "Pause", fraction: 0.25))
+        #expect(shown.slab == MainScreen.Slab(title: "One moment…", isEnabled: false, action: .busy))
+
+        #expect(model.toggleDownload() == .done)  // the header's control pauses
+        await eventually("paused") { if case .paused = model.modelState { true } else { false } }
+        shown = self.screen(model)
+        #expect(shown.target.text == "Download paused at 25%")
+        #expect(shown.header.download == MainScreen.DownloadControl(isRunning: false, label: "Resume the download · 25%", fraction: 0.25))
+        #expect(shown.slab == MainScreen.Slab(title: "Resume the download · 25%", isEnabled: true, action: .resumeDownload(Self.current)))
+
+        #expect(model.pressSlab() == .done)  // resumes: the licence was accepted
+        try downloader.install(contents: Data(count: Int(Self.current.bytes)))
+        await eventually("loading") { model.modelState == .loading }
+        shown = self.screen(model)
+        #expect(shown.target.text == "Loading the model…")
+        #expect(shown.header.modelLine == "Loading the model…")
+        #expect(shown.header.download == nil)
+        await gate.open()
+        await eventually("ready") { model.modelState == .ready }
+        #expect(self.screen(model).header.modelLine == "Current")
+    }
+
+    @Test func readyTranslatingDoneAndCopied() async throws {
+        try install(Self.current)
+        let model = model(engine: ScriptedEngine(delay: .milliseconds(20)) { _ in [" mi", " olin", " e sina"] })
+        await model.launch()
+        var shown = screen(model)
+        #expect(shown.slab == MainScreen.Slab(title: "Translate", isEnabled: false, action: .translate))  // nothing to translate
+        #expect(shown.target.text.isEmpty && shown.target.isMessage)
+        #expect(!shown.source.samplePhrases.isEmpty)
+        #expect(shown.source.pill == "sitelen pona" && shown.target.pill == nil)  // Toki Pona is the source
+        #expect(!shown.source.choosesLanguage && shown.target.choosesLanguage)
+
+        model.sourceText = "I love you"
+        #expect(self.screen(model).slab.isEnabled)
+        #expect(self.screen(model).source.samplePhrases.isEmpty)
+        model.pressSlab()
+        #expect(self.screen(model).slab == MainScreen.Slab(title: "Stop", isEnabled: true, action: .stop))
+        await eventually("streaming") { !model.targetText.isEmpty }
+        #expect(!self.screen(model).target.isMessage)
+        await eventually("done") { model.translationState == .done }
+        shown = self.screen(model)
+        #expect(shown.target.text == "mi olin e sina" && shown.target.canCopy)
+        #expect(shown.target.pill == "sitelen pona" && shown.source.pill == nil)  // English → Toki Pona: the pill moved
+
+        #expect(model.copyResult() == "mi olin e sina")
+        #expect(self.screen(model).notice == "Copied")
+        model.sourceText = "I love you!"
+        #expect(self.screen(model).notice == nil)  // the next action clears it
+    }
+
+    @Test func sitelenPonaFollowsTheTokiPonaText() async throws {
+        try install(Self.current)
+        let model = model(engine: ScriptedEngine { _ in [" I", " eat"] })
+        await model.launch()
+        model.sourceText = "mi moku"
+        model.flipScript()
+        #expect(screen(model).source.inSitelenPona)
+        #expect(screen(model).source.pill == "Latin")
+        model.translate()
+        await eventually("done") { model.translationState == .done }
+        model.swap()
+        let shown = screen(model)
+        #expect(shown.target.inSitelenPona && !shown.source.inSitelenPona)
+        #expect(shown.target.text == "mi moku")
+    }
+
+    @Test func withoutAnyFontForSitelenPonaThePillSaysHowToGetOne() async throws {
+        try install(Self.current)
+        let model = model()
+        await model.launch()
+        model.flipScript(isFontInstalled: { _ in false })
+        #expect(model.tokiPonaScript == .latin)
+        #expect(screen(model).notice == Self.strings(.sitelenFontMissing, "sitelen seli kiwen asuki"))
+    }
+
+    @Test func failures() async throws {
+        try install(Self.current)
+        struct Broken: Error, LocalizedError { var errorDescription: String? { "it is broken" } }
+        let model = model { _ in throw Broken() }
+        await model.launch()
+        var shown = screen(model)
+        #expect(shown.target.text == "The model cannot be used: it is broken")
+        #expect(shown.slab == MainScreen.Slab(title: "Try again", isEnabled: true, action: .retry))
+        #expect(shown.header.modelLine == "Try again")
+
+        let working = self.model(engine: ScriptedEngine { _ in [] })
+        await working.launch()
+        working.sourceText = "こんにちは"
+        working.translate()
+        shown = self.screen(working)
+        #expect(shown.target.isMessage && shown.target.text.hasPrefix("Could not translate: ilo toki cannot translate this text"))
+        working.sourceText = "mi moku"
+        working.translate()
+        await eventually("done") { working.translationState == .done }
+        #expect(self.screen(working).target.text == "(no translation)")
+    }
+
+    @Test func aNewerModelIsADot() async throws {
+        try install(Self.old)
+        let model = model()
+        await model.launch()
+        #expect(screen(model).header.showsNewerModelDot)
+        #expect(screen(model).header.modelLine == "Old")
+    }
+
+    @Test func noticesAreShownUnderThePlates() async throws {
+        try FileManager.default.createDirectory(at: home.url, withIntermediateDirectories: true)
+        try "{ damaged".write(to: home.file("settings.json"), atomically: true, encoding: .utf8)
+        let model = model()
+        await model.launch()
+        #expect(screen(model).notice?.contains("settings.json was set aside") == true)
+    }
+
+    // MARK: - The other places
+
+    @Test func theModelListOffersWhatEachModelAllows() async throws {
+        try install(Self.old)
+        let model = model()
+        await model.launch()
+        model.acceptLicenceAndDownload(Self.current)
+        downloader.progress(bytes: 100_000)
+        await eventually("downloading") { model.activeDownload?.fraction == 0.1 }
+        var page = ModelsPage(model: model, strings: Self.strings)
+        #expect(page.rows.map(\.name) == ["Current", "Old"])
+        #expect(page.rows[0].facts == "1 MB · Q8_0 · Not downloaded")
+        #expect(page.rows[0].buttons.map(\.action) == [.pause])
+        #expect(page.rows[1].facts == "2 MB · Q6_K · Installed · Older model")
+        #expect(page.rows[1].buttons.map(\.action) == [.inUse, .delete(id: "old")])
+
+        model.pauseDownload()
+        await eventually("paused") { if case .paused? = model.activeDownload?.phase { true } else { false } }
+        page = ModelsPage(model: model, strings: Self.strings)
+        #expect(page.rows[0].facts == "1 MB · Q8_0 · 10% downloaded")
+        #expect(page.rows[0].buttons.map(\.action) == [.download(Self.current), .delete(id: "current")])
+
+        let added = home.file("mine.gguf")
+        try Data("GGUF".utf8).write(to: added)
+        try await model.addSideloadedModel(path: added.path, name: "Mine", format: .queryAnswer)
+        page = ModelsPage(model: model, strings: Self.strings)
+        #expect(page.rows.last?.name == "Mine")
+        #expect(page.rows.last?.facts.hasSuffix("· query/answer") == true)
+        try FileManager.default.removeItem(at: added)
+        model.library.refresh()
+        page = ModelsPage(model: model, strings: Self.strings)
+        #expect(page.rows.last?.facts.hasSuffix("The file is missing") == true)
+        #expect(page.rows.last?.buttons.count == 1)  // delete only: a missing file cannot be used
+    }
+
+    @Test func theHistoryPage() async throws {
+        try install(Self.current)
+        let model = model()
+        await model.launch()
+        var page = HistoryPage(model: model, strings: Self.strings, onlyOlin: false)
+        #expect(page.empty == "No translations yet." && page.rows.isEmpty && page.note == nil)
+        model.sourceText = "I eat"
+        model.translate()
+        await eventually("done") { model.translationState == .done }
+        page = HistoryPage(model: model, strings: Self.strings, onlyOlin: false)
+        #expect(page.rows.map(\.line) == ["en→tok  I eat → mi moku"])
+        #expect(page.rows[0].meta.hasPrefix("English → toki pona · "))
+        #expect(!page.rows[0].isOlin && page.rows[0].olinLabel == "Mark as favourite")
+        #expect(HistoryPage(model: model, strings: Self.strings, onlyOlin: true).empty != nil)
+        model.setOlin(true, for: page.rows[0].id)
+        model.flipScript()
+        page = HistoryPage(model: model, strings: Self.strings, onlyOlin: true)
+        #expect(page.rows.count == 1 && page.rows[0].isOlin && page.rows[0].resultInSitelenPona && !page.rows[0].sourceInSitelenPona)
+        model.setKeepHistory(false)
+        #expect(HistoryPage(model: model, strings: Self.strings, onlyOlin: false).note == "History is switched off in the settings.")
+    }
+
+    @Test func theSettingsPage() async {
+        let model = model()
+        await model.launch()
+        model.setTheme(.dark)
+        var page = SettingsPage(model: model, strings: Self.strings, isFontInstalled: { _ in true })
+        #expect(page.keepHistory.isOn && !page.translateAsYouType.isOn)
+        #expect(page.themes.filter(\.isChosen).map(\.theme) == [.dark])
+        #expect(page.fontFamily == "sitelen seli kiwen asuki" && page.fontNote == nil)
+        model.chooseSitelenPonaFont("nasin-nanpa")
+        page = SettingsPage(model: model, strings: Self.strings, isFontInstalled: { $0 != "nasin-nanpa" })
+        #expect(page.fontFamily == "sitelen seli kiwen asuki")
+        #expect(page.fontNote == Self.strings(.sitelenFontChosenMissing, "nasin-nanpa"))
+        model.chooseSitelenPonaFont("sitelen seli kiwen asuki")
+        #expect(model.settings.sitelenPonaFont == nil)
+    }
+
+    @Test(arguments: Language.allCases)
+    func theAboutPageInEveryLanguage(language: Language) async {
+        let model = model()
+        let strings = UIStrings(language: language)
+        let page = AboutPage(model: model, strings: strings)
+        #expect(page.licences.count == 5)
+        #expect(page.licences[0] == strings[.licenceApp])
+        #expect(page.licences[2].contains("Gemma Terms of Use"))
+        #expect(page.licences.allSatisfy { !$0.isEmpty })
+        #expect(page.versionLine.hasPrefix("ilo toki \(AboutPage.version)"))
+    }
+
+    @Test func percentagesDatesAndSizesInOnePlace() {
+        #expect(Formatting(language: .english).percent(0.256) == "25%")
+        #expect(Formatting(language: .russian).percent(0.5) == "50\u{00A0}%")
+        #expect(Formatting(language: .vietnamese).percent(nil) == "0%")
+        #expect(Formatting(language: .english).duration(milliseconds: 830) == "830 ms")
+        #expect(Formatting(language: .english).duration(milliseconds: 2400) == "2.4 s")
+        let date = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(Formatting(language: .russian).dateTime(date) != Formatting(language: .english).dateTime(date))
+    }
+}
+
+/// A gate a test opens by hand: for holding a load until the test has looked at the screen.
+actor AsyncGate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        waiters.forEach { $0.resume() }
+        waiters.removeAll()
+    }
+}
