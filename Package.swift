@@ -3,38 +3,29 @@
 // ilo toki: a private, on-device translator between Toki Pona and English, Russian and
 // Vietnamese. Layers, lowest first: llm/ (C over llama.cpp) → IloTokiLLM → IloTokiEngineLive,
 // and IloTokiCore (which knows no llama.cpp) → front ends. Run scripts/build-llm.sh before
-// building a front end: it makes build/llm/lib. IloTokiCore, IloTokiDesign and their tests
-// build without it.
-import Foundation
+// building a front end: it makes build/llm/lib.
 import PackageDescription
 
 let root = Context.packageDirectory
 // scripts/build-llm.sh makes build/llm/lib; ILOTOKI_LLM_LIB names another build of it (the
 // AVX2 one that valgrind can run, for scripts/bench-swift-layer.sh).
 let llmLibrary = Context.environment["ILOTOKI_LLM_LIB"] ?? "\(root)/build/llm/lib"
-// Without the inference core, the tests that need it are left out, so the rest still build
-// and run (`swift test --filter IloTokiCoreTests` on a machine that never built llama.cpp).
-let inferenceCoreIsBuilt = FileManager.default.fileExists(atPath: "\(llmLibrary)/libilotoki_llm.a")
+// ILOTOKI_CORE_ONLY=1 leaves out everything that links the inference core (the engine, the
+// front ends and their tests), so Core, the design and their tests build and run on a
+// machine that never built llama.cpp: `ILOTOKI_CORE_ONLY=1 swift test`. An environment
+// variable rather than a look at build/llm: SwiftPM caches what the manifest says, and only
+// a change of the environment makes it read the manifest again.
+let coreOnly = Context.environment["ILOTOKI_CORE_ONLY"] != nil
 
 let package = Package(
     name: "ilotoki",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .executable(name: "ilotoki", targets: ["ilotoki"]),
-        .executable(name: "ilotoki-fetch", targets: ["ilotoki-fetch"]),
-        .library(name: "IloTokiLLM", targets: ["IloTokiLLM"]),
         .library(name: "IloTokiCore", targets: ["IloTokiCore"]),
-        .library(name: "IloTokiEngineLive", targets: ["IloTokiEngineLive"]),
         .library(name: "IloTokiDesign", targets: ["IloTokiDesign"]),
+        .executable(name: "ilotoki-fetch", targets: ["ilotoki-fetch"]),
     ],
     targets: [
-        // The plain-C inference core (llm/include/ilotoki_llm.h) and llama.cpp, as one archive.
-        .systemLibrary(name: "CIloTokiLLM", path: "Sources/CIloTokiLLM"),
-        .target(
-            name: "IloTokiLLM",
-            dependencies: ["CIloTokiLLM"],
-            linkerSettings: [.unsafeFlags(["-L\(llmLibrary)"])]
-        ),
         // SHA-256 for verifying downloads; optimised even in debug builds so a model hashes in seconds.
         .target(
             name: "CSHA256",
@@ -46,27 +37,8 @@ let package = Package(
             name: "IloTokiCore",
             dependencies: ["CSHA256"]
         ),
-        // The live engine behind Core's seam: llama.cpp through IloTokiLLM. Front ends wire it in.
-        .target(
-            name: "IloTokiEngineLive",
-            dependencies: ["IloTokiCore", "IloTokiLLM"]
-        ),
         // The design tokens and icons: plain data every front end draws from.
         .target(name: "IloTokiDesign"),
-        // Line editing for the interactive session, over libedit (Debian's libedit-dev).
-        .target(
-            name: "CLineEditor",
-            linkerSettings: [.linkedLibrary("edit")]
-        ),
-        // The command line: parsing and commands (a library, so tests can reach it), and its executable.
-        .target(
-            name: "IloTokiCLI",
-            dependencies: ["IloTokiCore", "IloTokiEngineLive", "IloTokiLLM", "CLineEditor"]
-        ),
-        .executableTarget(
-            name: "ilotoki",
-            dependencies: ["IloTokiCLI"]
-        ),
         // Downloads one URL with the product's downloader (tests, benchmarks, mirrors by hand).
         .executableTarget(
             name: "ilotoki-fetch",
@@ -88,8 +60,39 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-if inferenceCoreIsBuilt {
+if !coreOnly {
+    package.products += [
+        .executable(name: "ilotoki", targets: ["ilotoki"]),
+        .library(name: "IloTokiLLM", targets: ["IloTokiLLM"]),
+        .library(name: "IloTokiEngineLive", targets: ["IloTokiEngineLive"]),
+    ]
     package.targets += [
+        // The plain-C inference core (llm/include/ilotoki_llm.h) and llama.cpp, as one archive.
+        .systemLibrary(name: "CIloTokiLLM", path: "Sources/CIloTokiLLM"),
+        .target(
+            name: "IloTokiLLM",
+            dependencies: ["CIloTokiLLM"],
+            linkerSettings: [.unsafeFlags(["-L\(llmLibrary)"])]
+        ),
+        // The live engine behind Core's seam: llama.cpp through IloTokiLLM. Front ends wire it in.
+        .target(
+            name: "IloTokiEngineLive",
+            dependencies: ["IloTokiCore", "IloTokiLLM"]
+        ),
+        // Line editing for the interactive session, over libedit (Debian's libedit-dev).
+        .target(
+            name: "CLineEditor",
+            linkerSettings: [.linkedLibrary("edit")]
+        ),
+        // The command line: parsing and commands (a library, so tests can reach it), and its executable.
+        .target(
+            name: "IloTokiCLI",
+            dependencies: ["IloTokiCore", "IloTokiEngineLive", "IloTokiLLM", "CLineEditor"]
+        ),
+        .executableTarget(
+            name: "ilotoki",
+            dependencies: ["IloTokiCLI"]
+        ),
         .testTarget(
             name: "IloTokiLLMTests",
             dependencies: ["IloTokiLLM", "CIloTokiLLM", "IloTokiTestSupport"]
@@ -103,19 +106,16 @@ if inferenceCoreIsBuilt {
             dependencies: ["IloTokiCLI", "IloTokiCore", "IloTokiTestSupport"]
         ),
     ]
-}
 
-#if os(Linux)
-    // The GTK 4 app (Debian's libgtk-4-dev).
-    package.products.append(.executable(name: "ilotoki-gtk", targets: ["ilotoki-gtk"]))
-    package.targets += [
-        .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
-        .target(name: "CGtkSupport", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("fontconfig")]),
-        .target(name: "IloTokiGTK", dependencies: ["CGtk", "CGtkSupport", "IloTokiCore", "IloTokiDesign", "IloTokiEngineLive"]),
-        .executableTarget(name: "ilotoki-gtk", dependencies: ["IloTokiGTK"]),
-    ]
-    if inferenceCoreIsBuilt {
-        package.targets.append(
-            .testTarget(name: "IloTokiGTKTests", dependencies: ["IloTokiGTK", "IloTokiCore", "IloTokiDesign", "IloTokiTestSupport", "CGtk"]))
-    }
-#endif
+    #if os(Linux)
+        // The GTK 4 app (Debian's libgtk-4-dev).
+        package.products.append(.executable(name: "ilotoki-gtk", targets: ["ilotoki-gtk"]))
+        package.targets += [
+            .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+            .target(name: "CGtkSupport", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("fontconfig")]),
+            .target(name: "IloTokiGTK", dependencies: ["CGtk", "CGtkSupport", "IloTokiCore", "IloTokiDesign", "IloTokiEngineLive"]),
+            .executableTarget(name: "ilotoki-gtk", dependencies: ["IloTokiGTK"]),
+            .testTarget(name: "IloTokiGTKTests", dependencies: ["IloTokiGTK", "IloTokiCore", "IloTokiDesign", "IloTokiTestSupport", "CGtk"]),
+        ]
+    #endif
+}

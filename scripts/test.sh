@@ -22,3 +22,6 @@ xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build "$@"
 
 log "benchmark smoke run (tiny model)"
 ILOTOKI_HOME="$(mktemp -d)" "$(swift build --show-bin-path)/ilotoki" bench --model build/test-models/tiny.gguf --prompts 3 --max-tokens 8 >/dev/null
+
+log "Core and the design without the inference core (no llama.cpp linked)"
+ILOTOKI_CORE_ONLY=1 ILOTOKI_LLM_LIB=/nonexistent swift test --quiet >/dev/null
