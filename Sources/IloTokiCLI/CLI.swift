@@ -40,7 +40,7 @@ public enum CLI {
     @MainActor
     public static func main() async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        Interrupts.shared.install()
+        Interrupts.install()
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let raw = CommandLine.unsafeArgv[index], let text = String(validatingCString: raw) else {
@@ -190,7 +190,6 @@ struct CommandContext: Sendable {
         return model.notices.count
     }
 }
-
 
 /// `--help` texts, made from the command table.
 enum Help {

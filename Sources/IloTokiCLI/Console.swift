@@ -37,8 +37,6 @@ struct Console: Sendable {
 
     /// Whether standard output can no longer be written (closed, or failing): stop working.
     var outputStopped: Bool { output.stopped }
-    /// Whoever read standard output went away (a closed pipe).
-    var outputClosed: Bool { output.closed }
     /// Why writing to standard output failed, other than a closed pipe.
     var outputFailure: String? { output.failure }
 
@@ -90,7 +88,6 @@ struct Console: Sendable {
             }
         }
 
-        var closed: Bool { state.withLock { $0.closed } }
         var failure: String? { state.withLock { $0.failure } }
         var stopped: Bool { state.withLock { $0.closed || $0.failure != nil } }
     }

@@ -39,8 +39,9 @@ final class Interrupts: @unchecked Sendable {
         }
     }
 
-    /// Starts listening; until this is called the signals keep their default effect.
-    func install() {}
+    /// Starts listening (the first use of `shared` does): until then the signals keep their
+    /// default effect, so the command line installs it before any work begins.
+    static func install() { _ = shared }
 
     private func fire(_ number: Int32) {
         last.store(number, ordering: .sequentiallyConsistent)

@@ -31,6 +31,8 @@ struct ModelsCommand {
     let arguments: ParsedArguments
 
     private var console: Console { context.console }
+    /// The command line speaks English: its per cents as Core formats them.
+    private static let format = Formatting(language: .english)
 
     // MARK: - list
 
@@ -48,7 +50,7 @@ struct ModelsCommand {
             switch status.state {
             case .installed: state = "installed"
             case .notInstalled: state = "not downloaded"
-            case .partial(let bytes): state = "partial \(Int(Double(bytes) * 100 / Double(entry.bytes)))%"
+            case .partial(let bytes): state = "partial \(Self.format.percent(Double(bytes) / Double(entry.bytes)))"
             case .damaged(let bytes): state = "damaged (\(bytes) bytes): remove and download again"
             }
             if entry.id == store.catalog.defaultEntry?.id { state += ", default" }
@@ -116,8 +118,7 @@ struct ModelsCommand {
                     bar.note(sha256Known ? "verifying size and sha256" : "verifying size only: neither the catalog nor the server gives a sha256 to compare with")
                 case .paused(let progress):
                     bar.finish()
-                    let percent = Int((progress.fraction ?? 0) * 100)
-                    console.err("Paused at \(percent)%: the partial download is kept. Run `ilotoki models download \(entry.id)` again to resume.\n")
+                    console.err("Paused at \(Self.format.percent(progress.fraction)): the partial download is kept. Run `ilotoki models download \(entry.id)` again to resume.\n")
                     return Interrupts.shared.exitStatus
                 case .installed(let file):
                     bar.finish()
@@ -201,16 +202,16 @@ final class ProgressBar: @unchecked Sendable {
         let percent = Int(fraction * 100)
         let done = ByteSize.text(progress.bytes)
         let all = ByteSize.text(total)
-        let rate = ByteSize.text(Int64(progress.bytesPerSecond))
+        let rate = ByteSize.rate(progress.bytesPerSecond)
         if console.stderrIsTerminal {
             let width = 30
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            console.err("\r\u{1B}[2K\(bar) \(percent)%  \(done) / \(all)  \(rate)/s")
+            console.err("\r\u{1B}[2K\(bar) \(percent)%  \(done) / \(all)  \(rate)")
             drawn = true
         } else if lastBucket != percent / 5 {
             // Without a terminal, a plain line every 5 %.
-            console.err("downloaded \(percent)% (\(done) of \(all), \(rate)/s)\n")
+            console.err("downloaded \(percent)% (\(done) of \(all), \(rate))\n")
             lastBucket = percent / 5
         }
     }

@@ -58,34 +58,28 @@ public final class Engine: Sendable {
     ///   - options: how to load it.
     /// - Throws: `EngineError` naming the file and what is wrong with it.
     public static func load(path: String, options: Options = Options()) async throws -> Engine {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                do {
-                    continuation.resume(returning: try Engine(path: path, options: options))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            thread.name = "ilotoki.load"
-            thread.start()
-        }
+        try await onThreadOfItsOwn(named: "ilotoki.load") { try Engine(path: path, options: options) }
     }
 
     /// Checks that a file is a model this build can run (its GGUF structure, architecture and
     /// vocabulary) without loading its weights, on a thread of its own.
     /// - Throws: `EngineError` naming the file and what is wrong with it.
     public static func check(path: String) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            let thread = Thread {
-                var error = [CChar](repeating: 0, count: 1024)
-                let status = ilotoki_llm_check_model(path, &error, error.count)
-                if status == ILOTOKI_LLM_OK {
-                    continuation.resume()
-                } else {
-                    continuation.resume(throwing: EngineError(status: status, buffer: error))
-                }
-            }
-            thread.name = "ilotoki.check"
+        try await onThreadOfItsOwn(named: "ilotoki.check") {
+            var error = [CChar](repeating: 0, count: 1024)
+            let status = ilotoki_llm_check_model(path, &error, error.count)
+            guard status == ILOTOKI_LLM_OK else { throw EngineError(status: status, buffer: error) }
+        }
+    }
+
+    /// Runs blocking work (reading a model file) on a thread of its own, off the cooperative
+    /// pool, and returns what it gave.
+    private static func onThreadOfItsOwn<Value: Sendable>(
+        named name: String, _ work: @escaping @Sendable () throws -> Value
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.name = name
             thread.start()
         }
     }

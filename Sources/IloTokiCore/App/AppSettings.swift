@@ -141,11 +141,7 @@ public struct SettingsStore: Sendable {
     /// - Returns: the settings as written, and a problem found on the way.
     @discardableResult
     public func update(_ change: (inout AppSettings) -> Void) throws -> (settings: AppSettings, problem: String?) {
-        let result = try file.update { current in
-            var settings = current ?? AppSettings()
-            change(&settings)
-            return settings
-        }
+        let result = try file.change(from: AppSettings(), change)
         return (result.value, result.problem)
     }
 

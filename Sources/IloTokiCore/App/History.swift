@@ -114,11 +114,7 @@ public struct HistoryStore: Sendable {
     /// - Throws: `StoreError` when the file cannot be written, or is damaged and cannot be kept.
     @discardableResult
     public func update(_ change: (inout History) -> Void) throws -> (history: History, problem: String?) {
-        let result = try file.update { current in
-            var history = current ?? History()
-            change(&history)
-            return history
-        }
+        let result = try file.change(from: History(), change)
         return (result.value, result.problem)
     }
 }

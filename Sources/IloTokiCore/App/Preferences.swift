@@ -19,7 +19,7 @@ public final class Preferences {
     /// Whether the home directory can be written; when not, nothing is kept.
     @ObservationIgnored private let canWrite: Bool
     /// Where to say what went wrong (a damaged file set aside, a write that failed).
-    @ObservationIgnored private let report: @MainActor (String) -> Void
+    @ObservationIgnored var onProblem: (@MainActor (String) -> Void)?
     @ObservationIgnored private let writer = DispatchQueue(label: "ilotoki.app-files", qos: .utility)
     /// Changes not yet on disk, per file.
     @ObservationIgnored private var pendingWrites: [SharedFileKind: Int] = [:]
@@ -30,12 +30,14 @@ public final class Preferences {
     /// - Parameters:
     ///   - directories: where `settings.json` and `history.json` live.
     ///   - canWrite: whether the home can be written (nothing is kept when not).
-    ///   - report: receives what the user should know.
-    public init(directories: AppDirectories, canWrite: Bool, report: @escaping @MainActor (String) -> Void) {
+    public init(directories: AppDirectories, canWrite: Bool) {
         settingsStore = SettingsStore(url: directories.settingsFile)
         historyStore = HistoryStore(url: directories.historyFile)
         self.canWrite = canWrite
-        self.report = report
+    }
+
+    private func report(_ problem: String) {
+        onProblem?(problem)
     }
 
     /// Reads both files; damaged ones are moved aside and reported.

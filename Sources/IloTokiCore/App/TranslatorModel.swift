@@ -56,8 +56,6 @@ public final class TranslatorModel {
         case sitelenPona
     }
 
-    public typealias DownloadStatus = IloTokiCore.DownloadStatus
-
     /// What the slab (the primary action at the foot) does now.
     public enum SlabAction: Equatable, Sendable {
         case translate
@@ -143,9 +141,8 @@ public final class TranslatorModel {
         self.engineLoader = engineLoader
         self.availableMemory = availableMemory
         library = ModelLibrary(store: store, downloader: downloader, endpoint: endpoint)
-        var report: @MainActor (String) -> Void = { _ in }
-        preferences = Preferences(directories: store.directories, canWrite: store.homeProblem == nil) { report($0) }
-        report = { [weak self] in self?.note($0) }
+        preferences = Preferences(directories: store.directories, canWrite: store.homeProblem == nil)
+        preferences.onProblem = { [weak self] in self?.note($0) }
         library.onEvent = { [weak self] event, entry in await self?.follow(event, for: entry) }
         library.onFailure = { [weak self] error, _ in
             guard let self, self.engine == nil else { return }

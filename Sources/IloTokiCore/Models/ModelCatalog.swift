@@ -94,7 +94,7 @@ public struct ModelCatalog: Sendable {
         do {
             entries = try JSONDecoder().decode(File.self, from: data).entries
         } catch let error as DecodingError {
-            throw CatalogError(file: file.path, problem: "it is not a catalog (\(SharedFile<Int>.describe(error)))")
+            throw CatalogError(file: file.path, problem: "it is not a catalog (\(error.summary))")
         } catch {
             throw CatalogError(file: file.path, problem: "it is not a catalog")
         }

@@ -118,15 +118,10 @@ public final class ModelStore: Sendable {
         let part = partURL(for: entry)
         var lock: FileLock?
         if FileManager.default.fileExists(atPath: part.path) {
-            do {
-                guard let held = try FileLock.acquire(part, create: false) else {
-                    throw StoreError.downloadInProgress(model: entry.displayName)
-                }
-                lock = held
-            } catch let error as StoreError where error == .downloadInProgress(model: entry.displayName) {
-                throw error
-            } catch {
-                // The .part went away meanwhile, or cannot be opened: removing it below says which.
+            switch Result(catching: { try FileLock.acquire(part, create: false) }) {
+            case .success(nil): throw StoreError.downloadInProgress(model: entry.displayName)
+            case .success(let held): lock = held
+            case .failure: break  // the .part went away meanwhile, or cannot be opened: removing it below says which
             }
         }
         defer { lock?.release() }
@@ -201,14 +196,12 @@ public final class ModelStore: Sendable {
             addedAt: Date()
         )
         var added = model
-        try sideloaded.update { current in
-            var models = current ?? []
+        try sideloaded.change(from: []) { models in
             if let existing = models.first(where: { $0.path == url.path }) {
                 added = existing
             } else {
                 models.append(model)
             }
-            return models
         }
         return added
     }
@@ -216,10 +209,9 @@ public final class ModelStore: Sendable {
     /// Forgets a sideloaded model (its file is not touched).
     public func removeSideloaded(id: String) throws {
         var found = false
-        try sideloaded.update { current in
-            let models = current ?? []
+        try sideloaded.change(from: []) { models in
             found = models.contains { $0.id == id }
-            return models.filter { $0.id != id }
+            models.removeAll { $0.id == id }
         }
         guard found else { throw StoreError.unknownModel(id) }
     }

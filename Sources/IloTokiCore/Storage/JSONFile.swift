@@ -37,3 +37,16 @@ enum JSONFile {
         return decoder
     }()
 }
+
+extension DecodingError {
+    /// What is wrong, in one phrase for a message ("Expected to decode Bool but found a string").
+    var summary: String {
+        switch self {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+            .valueNotFound(_, let context):
+            context.debugDescription
+        @unknown default:
+            "\(self)"
+        }
+    }
+}

@@ -79,6 +79,16 @@ struct SharedFile<Value: Sendable>: Sendable {
     /// guarded by the download's own lock).
     func readWithoutLock() -> Contents { readHoldingLock() }
 
+    /// `update` for a value changed in place: `empty` stands in when there is no file yet.
+    @discardableResult
+    func change(from empty: @autoclosure () -> Value, _ change: (inout Value) throws -> Void) throws -> (value: Value, problem: String?) {
+        try update { current in
+            var value = current ?? empty()
+            try change(&value)
+            return value
+        }
+    }
+
     private func readHoldingLock() -> Contents {
         let data: Data
         do {
@@ -94,7 +104,7 @@ struct SharedFile<Value: Sendable>: Sendable {
             guard let lost = decoded.lost else { return Contents(value: decoded.value) }
             return setAside(because: lost, keeping: decoded.value)
         } catch let error as DecodingError {
-            return setAside(because: "it is damaged (\(Self.describe(error)))", keeping: nil)
+            return setAside(because: "it is damaged (\(error.summary))", keeping: nil)
         } catch {
             return setAside(because: "it is damaged (\(error.localizedDescription))", keeping: nil)
         }
@@ -111,16 +121,6 @@ struct SharedFile<Value: Sendable>: Sendable {
                 problem: "\(url.path) is left as it is because \(failure), and it could not be moved aside "
                     + "(\(error.localizedDescription)); nothing will be written to it until it is moved or removed.",
                 blocked: true)
-        }
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
-            .valueNotFound(_, let context):
-            context.debugDescription
-        @unknown default:
-            "\(error)"
         }
     }
 }
