@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -76,7 +76,7 @@ struct Console: Sendable {
 
     /// What became of standard output, shared by every copy of the console.
     private final class OutputState: Sendable {
-        private let state = Mutex<(closed: Bool, failure: String?)>((false, nil))
+        private let state = Locked<(closed: Bool, failure: String?)>((false, nil))
 
         func record(_ error: Int32) {
             state.withLock { state in

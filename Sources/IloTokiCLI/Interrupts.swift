@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -18,9 +18,9 @@ final class Interrupts: @unchecked Sendable {
     /// The signals handled.
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-    private let handlers = Mutex<[(@Sendable (Int32) -> Void)]>([])
-    private let last = Atomic<Int32>(0)
-    private let count = Atomic<Int>(0)
+    private let handlers = Locked<[(@Sendable (Int32) -> Void)]>([])
+    private let last = Locked<Int32>(0)
+    private let count = Locked(0)
     // Set once in init and never touched again (so the class may be shared); kept so the sources stay alive.
     private let sources: [any DispatchSourceSignal]
 
@@ -44,17 +44,17 @@ final class Interrupts: @unchecked Sendable {
     static func install() { _ = shared }
 
     private func fire(_ number: Int32) {
-        last.store(number, ordering: .sequentiallyConsistent)
-        count.add(1, ordering: .sequentiallyConsistent)
+        last.store(number)
+        count.withLock { $0 += 1 }
         handlers.withLock { $0.last }?(number)
     }
 
     /// How many signals arrived so far.
-    var received: Int { count.load(ordering: .sequentiallyConsistent) }
+    var received: Int { count.value }
 
     /// The exit status for the last signal: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
     var exitStatus: Int32 {
-        let number = last.load(ordering: .sequentiallyConsistent)
+        let number = last.value
         return 128 + (number == 0 ? SIGINT : number)
     }
 

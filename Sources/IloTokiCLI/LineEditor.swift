@@ -1,6 +1,6 @@
 import CLineEditor
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 /// Lines typed on a terminal, with real line editing (libedit): arrow keys, Ctrl-A/E, the up
 /// arrow for earlier lines of the session, Ctrl-C to drop the line being typed.
@@ -31,7 +31,7 @@ final class LineEditor: @unchecked Sendable {
 
     /// Shows `prompt` and reads one line.
     func read(prompt: String) async -> Input {
-        let pending = Mutex<CheckedContinuation<Input, Never>?>(nil)
+        let pending = Locked<CheckedContinuation<Input, Never>?>(nil)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Input, Never>) in
                 pending.withLock { $0 = continuation }

@@ -1,7 +1,7 @@
 import CIloTokiLLM
 import Dispatch
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 /// A loaded model that turns prompts into streamed text.
 ///
@@ -36,7 +36,7 @@ public final class Engine: Sendable {
 
     private let handle: Handle
     private let queue = DispatchQueue(label: "ilotoki.engine", qos: .userInitiated)
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct Handle: @unchecked Sendable {
         // The C core serialises work on one handle itself; `stop` is safe from any thread.
@@ -192,14 +192,14 @@ public final class Engine: Sendable {
             case cancelled
         }
 
-        private let cause = Atomic<UInt8>(End.none.rawValue)
+        private let cause = Locked(End.none)
 
         /// Records why the job ends; the first cause wins.
         func end(_ end: End) {
-            _ = cause.compareExchange(expected: End.none.rawValue, desired: end.rawValue, ordering: .sequentiallyConsistent)
+            cause.withLock { if $0 == .none { $0 = end } }
         }
 
-        var endCause: End { End(rawValue: cause.load(ordering: .sequentiallyConsistent)) ?? .none }
+        var endCause: End { cause.value }
     }
 
     private func stream<Element: Sendable>(

@@ -1,4 +1,4 @@
-import Synchronization
+import IloTokiLocking
 
 /// A clock that moves only when a test moves it: for waits the code under test times
 /// (translating as you type after a pause), without sleeping in the test.
@@ -23,7 +23,7 @@ public final class ManualClock: Clock, Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -78,7 +78,7 @@ public final class TestHTTPServer: Sendable {
 
     public let port: Int
     private let listener: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Starts listening on 127.0.0.1 on a free port.
     public init() throws {

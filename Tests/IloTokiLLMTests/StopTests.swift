@@ -2,7 +2,7 @@ import CIloTokiLLM
 import Foundation
 import IloTokiLLM
 import IloTokiTestSupport
-import Synchronization
+import IloTokiLocking
 import Testing
 
 /// Stopping a running generation: from another thread through the C API, and by
@@ -48,12 +48,12 @@ import Testing
         var error = [CChar](repeating: 0, count: 512)
         #expect(ilotoki_llm_start(shared.pointer, Prompts.englishToTokiPona, &params, &error, error.count) == ILOTOKI_LLM_OK)
 
-        let piecesSoFar = Atomic<Int>(0)
-        let stopReturned = Atomic<Bool>(false)
+        let piecesSoFar = Locked(0)
+        let stopReturned = Locked(false)
         let stopper = Thread {
-            while piecesSoFar.load(ordering: .sequentiallyConsistent) < 5 { usleep(200) }
+            while piecesSoFar.value < 5 { usleep(200) }
             ilotoki_llm_stop(shared.pointer)
-            stopReturned.store(true, ordering: .sequentiallyConsistent)
+            stopReturned.store(true)
         }
         stopper.start()
 
@@ -63,14 +63,14 @@ import Testing
         var piece: UnsafePointer<CChar>?
         var length = 0
         while true {
-            let stopHadReturned = stopReturned.load(ordering: .sequentiallyConsistent)
+            let stopHadReturned = stopReturned.value
             let status = ilotoki_llm_next(shared.pointer, &piece, &length, &error, error.count)
             calls += 1
             if status != ILOTOKI_LLM_OK { #expect(status == ILOTOKI_LLM_DONE); break }
             if stopHadReturned { piecesAfterStopReturned += 1 }
-            piecesSoFar.add(1, ordering: .sequentiallyConsistent)
+            piecesSoFar.withLock { $0 += 1 }
         }
-        while !stopReturned.load(ordering: .sequentiallyConsistent) { usleep(200) }
+        while !stopReturned.value { usleep(200) }
         #expect(piecesAfterStopReturned == 0)
         // Once stopped, next keeps answering DONE.
         #expect(ilotoki_llm_next(shared.pointer, &piece, &length, &error, error.count) == ILOTOKI_LLM_DONE)
@@ -120,13 +120,13 @@ import Testing
         let engine = try Engine(path: try TestModels.require(TestModels.gemma))
         let reference = try await engine.collect(Prompts.vietnameseToTokiPona, GenerationOptions(maxTokens: 32))
 
-        let received = Atomic<Int>(0)
+        let received = Locked(0)
         let task = Task {
             for try await _ in engine.generate(prompt: Prompts.englishToTokiPona, maxTokens: 400) {
-                received.add(1, ordering: .sequentiallyConsistent)
+                received.withLock { $0 += 1 }
             }
         }
-        while received.load(ordering: .sequentiallyConsistent) < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        while received.value < 3 { try await Task.sleep(for: .milliseconds(1)) }
         task.cancel()
         _ = await task.result
         await engine.waitUntilIdle()

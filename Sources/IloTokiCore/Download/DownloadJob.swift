@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -20,7 +20,7 @@ final class DownloadJob: @unchecked Sendable {
     let metadataURL: URL
     private var lock: FileLock?
     private var metadata = PartMetadata()
-    private let meter = Mutex(RateMeter())
+    private let meter = Locked(RateMeter())
     private lazy var transferSession: TransferSession = {
         let session = URLSessionConfiguration.ephemeral
         session.timeoutIntervalForRequest = configuration.idleTimeout

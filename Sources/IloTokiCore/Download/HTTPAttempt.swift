@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -83,7 +83,7 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private var linkedSize: Int64?
     private var outcome: Outcome?
     private var continuation: CheckedContinuation<Result, Never>?
-    private let cancelled = Atomic<Bool>(false)
+    private let cancelled = Locked(false)
 
     /// - Parameters:
     ///   - descriptor: the `.part` file, open for writing.
@@ -110,7 +110,7 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 transfer.queue.addOperation {
                     self.continuation = continuation
                     transfer.current = self
-                    if self.cancelled.load(ordering: .sequentiallyConsistent) {
+                    if self.cancelled.value {
                         self.finish(.cancelled)
                         return
                     }
@@ -118,7 +118,7 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 }
             }
         } onCancel: {
-            cancelled.store(true, ordering: .sequentiallyConsistent)
+            cancelled.store(true)
             task.cancel()
         }
     }
@@ -203,7 +203,7 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        if cancelled.load(ordering: .sequentiallyConsistent) {
+        if cancelled.value {
             finish(.cancelled)
         } else if let outcome {
             finish(outcome)

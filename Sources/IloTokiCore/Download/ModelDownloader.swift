@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 /// Downloads models: resumable, verified, and patient with bad networks.
 ///
@@ -33,7 +33,7 @@ public final class ModelDownloader: Sendable {
     }
 
     /// Files being downloaded by this process; `flock` covers other processes.
-    private static let active = Mutex(Set<String>())
+    private static let active = Locked(Set<String>())
 
     /// Starts (or resumes) a download.
     public func start(_ request: DownloadRequest) -> ModelDownload {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 /// A downloader driven by hand: for tests and previews. Each `start` opens a download whose
 /// events the caller sends.
@@ -11,7 +11,7 @@ public final class ScriptedDownloader: ModelDownloading {
         var finished = false
     }
 
-    private let state = Mutex<[Download]>([])
+    private let state = Locked<[Download]>([])
 
     public init() {}
 

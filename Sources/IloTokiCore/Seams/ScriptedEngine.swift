@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 /// A translation engine that answers from a script: for tests, previews and screenshots,
 /// where the real model is not wanted. It streams like the real one, piece by piece.
@@ -10,8 +10,8 @@ public final class ScriptedEngine: TranslationEngine {
     public let contextLength: Int
     private let script: Script
     private let delay: Duration
-    private let state = Mutex<[TranslationPrompt]>([])
-    private let ended = Mutex(0)
+    private let state = Locked<[TranslationPrompt]>([])
+    private let ended = Locked(0)
 
     /// - Parameters:
     ///   - delay: the pause before each piece, so a test can act while a translation streams.

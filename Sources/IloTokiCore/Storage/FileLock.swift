@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import IloTokiLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +15,7 @@ public final class FileLock: Sendable {
     /// The open descriptor holding the lock (valid until `release`).
     public let descriptor: Int32
     public let url: URL
-    private let released = Atomic<Bool>(false)
+    private let released = Locked(false)
 
     private init(descriptor: Int32, url: URL) {
         self.descriptor = descriptor
@@ -62,7 +62,7 @@ public final class FileLock: Sendable {
 
     /// Releases the lock and closes the descriptor.
     public func release() {
-        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !released.exchange(true) else { return }
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }
