@@ -45,7 +45,7 @@ key=$(printf '%s\n' "$source_id" "${LLAMA_CMAKE_FLAGS[*]}" "$(c++ --version | he
 llama_dir="$ILOTOKI_CACHE/llama/$key"
 
 if [ ! -f "$llama_dir/install/.complete" ]; then
-    log "building llama.cpp (static, $(nproc) jobs; a few minutes the first time) into $llama_dir"
+    log "building llama.cpp (static, $(cpu_count) jobs; a few minutes the first time) into $llama_dir"
     rm -rf "$llama_dir"
     mkdir -p "$llama_dir"
     start=$(date +%s)
@@ -70,15 +70,20 @@ ninja -C "$core_dir" >&2 || die "building llm/ failed"
 out="$BUILD_DIR/llm"
 [ "$variant" = avx2 ] && out="$BUILD_DIR/llm-avx2"
 mkdir -p "$out/lib" "$out/bin"
-libs=("$core_dir/libilotoki_llm_core.a" "$llama_dir/install/lib/libllama.a" "$llama_dir/install/lib/libggml.a"
-      "$llama_dir/install/lib/libggml-cpu.a" "$llama_dir/install/lib/libggml-base.a")
-{
-    echo "CREATE $out/lib/libilotoki_llm.a.tmp"
-    for lib in "${libs[@]}"; do echo "ADDLIB $lib"; done
-    echo "SAVE"
-    echo "END"
-} | ar -M
-ranlib "$out/lib/libilotoki_llm.a.tmp"
+# ggml, ggml-base and ggml-cpu everywhere; on a Mac also ggml-metal and ggml-blas.
+libs=("$core_dir/libilotoki_llm_core.a" "$llama_dir/install/lib/libllama.a" "$llama_dir/install/lib"/libggml*.a)
+if [ "$(uname -s)" = Darwin ]; then
+    # Apple's ar has no MRI scripts; its libtool merges archives.
+    libtool -static -o "$out/lib/libilotoki_llm.a.tmp" "${libs[@]}"
+else
+    {
+        echo "CREATE $out/lib/libilotoki_llm.a.tmp"
+        for lib in "${libs[@]}"; do echo "ADDLIB $lib"; done
+        echo "SAVE"
+        echo "END"
+    } | ar -M
+    ranlib "$out/lib/libilotoki_llm.a.tmp"
+fi
 if cmp -s "$out/lib/libilotoki_llm.a.tmp" "$out/lib/libilotoki_llm.a"; then
     rm "$out/lib/libilotoki_llm.a.tmp"
 else

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the scripts in this directory: paths, the build cache, logging, tool installation.
 # Source it; it does not run anything by itself.
 
@@ -14,8 +15,20 @@ BUILD_DIR="$REPO_ROOT/build"
 log() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
-short_hash() { sha256sum | cut -c1-16; }
+# sha256sum is GNU coreutils; macOS has shasum.
+if command -v sha256sum >/dev/null; then
+    sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
+    short_hash() { sha256sum | cut -c1-16; }
+else
+    sha256_of() { shasum -a 256 "$1" | cut -d' ' -f1; }
+    short_hash() { shasum -a 256 | cut -c1-16; }
+fi
+
+# CPUs this process may use (nproc is GNU coreutils).
+cpu_count() { nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2; }
+
+# A file's size in bytes (GNU stat -c, BSD stat -f).
+file_size() { stat -c %s "$1" 2>/dev/null || stat -f %z "$1"; }
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi
@@ -72,7 +85,10 @@ venv_pip() {
 # environment under build/).
 ensure_build_tools() {
     command -v cmake >/dev/null && command -v ninja >/dev/null && return 0
-    if can_install_apt_packages; then
+    if [ "$(uname -s)" = Darwin ] && command -v brew >/dev/null; then
+        log "installing cmake and ninja with Homebrew"
+        brew install cmake ninja >&2 || die "brew install cmake ninja failed"
+    elif can_install_apt_packages; then
         ensure_apt_packages cmake ninja-build
     else
         export PATH="$VENV_DIR/bin:$PATH"
@@ -85,5 +101,6 @@ ensure_build_tools() {
 # Identifies the CPU a native build is for: a cached build from another CPU can die of an
 # illegal instruction.
 cpu_fingerprint() {
-    { uname -m; grep -m1 -E '^(model name|Hardware|CPU part)' /proc/cpuinfo; grep -m1 -E '^(flags|Features)' /proc/cpuinfo; } 2>/dev/null | short_hash
+    { uname -m; grep -m1 -E '^(model name|Hardware|CPU part)' /proc/cpuinfo; grep -m1 -E '^(flags|Features)' /proc/cpuinfo
+      sysctl -n machdep.cpu.brand_string; } 2>/dev/null | short_hash
 }

