@@ -43,6 +43,7 @@ for n in $tokens; do
     callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.$n" >"$work/annotate.$n" 2>/dev/null
 done
 
+# shellcheck disable=SC2086 # one argument per token count
 python3 - "$work" $tokens <<'PY'
 import json, re, sys
 work, small, large = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -24,7 +24,7 @@ if [ ! -f "$cache/SpaceGrotesk[wght].ttf" ] || [ ! -f "$cache/SpaceGrotesk-LICEN
     fetch_wheel space "fontpkg-space-grotesk==$SPACE_GROTESK_VERSION"
     font=$(find "$work/space/unpacked" -name 'SpaceGrotesk*.ttf' | head -1)
     licence=$(find "$work/space/unpacked" -path '*fontpkg_space_grotesk/LICENSE' | head -1)
-    [ -n "$font" ] && [ -n "$licence" ] || die "the fontpkg-space-grotesk package has no font or licence"
+    if [ -z "$font" ] || [ -z "$licence" ]; then die "the fontpkg-space-grotesk package has no font or licence"; fi
     got=$(sha256_of "$font")
     [ "$got" = "$SPACE_GROTESK_SHA256" ] || die "Space Grotesk has sha256 $got, expected $SPACE_GROTESK_SHA256 (scripts/pins.sh)"
     cp "$font" "$cache/SpaceGrotesk[wght].ttf"
@@ -39,7 +39,7 @@ if [ ! -f "$cache/$SITELEN_FONT_FILE" ] || [ ! -f "$cache/sitelen-seli-kiwen-LIC
         || die "$SITELEN_FONT_PACKAGE $SITELEN_FONT_VERSION has sha256 $got, expected $SITELEN_FONT_WHEEL_SHA256 (scripts/pins.sh)"
     font=$(find "$work/sitelen/unpacked" -name "$SITELEN_FONT_FILE" | head -1)
     licence=$(find "$work/sitelen/unpacked" -name 'OFL-sitelen-seli-kiwen.txt' | head -1)
-    [ -n "$font" ] && [ -n "$licence" ] || die "the $SITELEN_FONT_PACKAGE package has no $SITELEN_FONT_FILE or licence"
+    if [ -z "$font" ] || [ -z "$licence" ]; then die "the $SITELEN_FONT_PACKAGE package has no $SITELEN_FONT_FILE or licence"; fi
     cp "$font" "$cache/$SITELEN_FONT_FILE"
     cp "$licence" "$cache/sitelen-seli-kiwen-LICENSE.txt"
 fi

@@ -31,7 +31,7 @@ install -m 644 "data/$id.metainfo.xml" "$root/share/metainfo/"
 
 # Launchers read caches; refresh them when installing for this system (not into a DESTDIR).
 if [ -z "${DESTDIR:-}" ]; then
-    command -v update-desktop-database >/dev/null && update-desktop-database -q "$prefix/share/applications" || true
-    command -v gtk4-update-icon-cache >/dev/null && gtk4-update-icon-cache -q -t -f "$prefix/share/icons/hicolor" || true
+    if command -v update-desktop-database >/dev/null; then update-desktop-database -q "$prefix/share/applications" || true; fi
+    if command -v gtk4-update-icon-cache >/dev/null; then gtk4-update-icon-cache -q -t -f "$prefix/share/icons/hicolor" || true; fi
 fi
 log "installed ilo toki in $root (run: $prefix/bin/ilotoki-gtk)"

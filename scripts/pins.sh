@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # read by the scripts that source it
 # Pinned sources. Every download the scripts make is checked against these.
 
 # llama.cpp arrives inside the llama-cpp-python source distribution (vendor/llama.cpp).
