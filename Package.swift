@@ -16,26 +16,40 @@ let llmLibrary = Context.environment["ILOTOKI_LLM_LIB"] ?? "\(root)/build/llm/li
 // variable rather than a look at build/llm: SwiftPM caches what the manifest says, and only
 // a change of the environment makes it read the manifest again.
 let coreOnly = Context.environment["ILOTOKI_CORE_ONLY"] != nil
+// The manifest is read on the machine that builds. On a Mac (for iOS, iPadOS and macOS) the
+// inference core is the XCFramework scripts/build-apple.sh makes, and nothing uses unsafe
+// flags (SwiftPM refuses them in a package an app depends on); on Linux it is the archive
+// scripts/build-llm.sh makes. ILOTOKI_MANIFEST=apple reads the Apple branch on Linux, so
+// scripts/check-apple.sh can check it with `swift package dump-package`.
+#if os(Linux)
+    let apple = Context.environment["ILOTOKI_MANIFEST"] == "apple"
+#else
+    let apple = true
+#endif
 
 let package = Package(
     name: "ilotoki",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // The first releases with Observation.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "IloTokiCore", targets: ["IloTokiCore"]),
         .library(name: "IloTokiDesign", targets: ["IloTokiDesign"]),
         .executable(name: "ilotoki-fetch", targets: ["ilotoki-fetch"]),
     ],
     targets: [
-        // SHA-256 for verifying downloads; optimised even in debug builds so a model hashes in seconds.
+        // SHA-256 for verifying downloads; on Linux optimised even in debug builds so a model
+        // hashes in seconds (an app's release build is optimised anyway).
         .target(
             name: "CSHA256",
-            cSettings: [.unsafeFlags(["-O3"])]
+            cSettings: apple ? [] : [.unsafeFlags(["-O3"])]
         ),
+        // A value behind a lock, on every platform the app supports.
+        .target(name: "IloTokiLocking"),
         // Languages, prompts, catalog, model store, downloads, history, settings, the app model
         // and the screen it derives. Knows the engine only through its own seam.
         .target(
             name: "IloTokiCore",
-            dependencies: ["CSHA256"]
+            dependencies: ["CSHA256", "IloTokiLocking"]
         ),
         // The design tokens and icons: plain data every front end draws from.
         .target(name: "IloTokiDesign"),
@@ -50,10 +64,10 @@ let package = Package(
             dependencies: ["IloTokiCore", "IloTokiTestSupport"]
         ),
         // Fixtures shared by the test targets: test models, temporary directories, servers, clocks.
-        .target(name: "IloTokiTestSupport"),
+        .target(name: "IloTokiTestSupport", dependencies: ["IloTokiLocking"]),
         .testTarget(
             name: "IloTokiCoreTests",
-            dependencies: ["IloTokiCore", "CSHA256", "IloTokiTestSupport"]
+            dependencies: ["IloTokiCore", "CSHA256", "IloTokiLocking", "IloTokiTestSupport"]
         ),
         .testTarget(name: "IloTokiDesignTests", dependencies: ["IloTokiDesign"]),
     ],
@@ -67,12 +81,17 @@ if !coreOnly {
         .library(name: "IloTokiEngineLive", targets: ["IloTokiEngineLive"]),
     ]
     package.targets += [
-        // The plain-C inference core (llm/include/ilotoki_llm.h) and llama.cpp, as one archive.
-        .systemLibrary(name: "CIloTokiLLM", path: "Sources/CIloTokiLLM"),
+        // The plain-C inference core (llm/include/ilotoki_llm.h) and llama.cpp: one archive on
+        // Linux, an XCFramework (device, simulator, Mac; Metal where there is a GPU) on Apple.
+        apple
+            ? .binaryTarget(name: "CIloTokiLLM", path: "build/apple/CIloTokiLLM.xcframework")
+            : .systemLibrary(name: "CIloTokiLLM", path: "Sources/CIloTokiLLM"),
         .target(
             name: "IloTokiLLM",
-            dependencies: ["CIloTokiLLM"],
-            linkerSettings: [.unsafeFlags(["-L\(llmLibrary)"])]
+            dependencies: ["CIloTokiLLM", "IloTokiLocking"],
+            linkerSettings: apple
+                ? [.linkedLibrary("c++"), .linkedFramework("Foundation"), .linkedFramework("Metal"), .linkedFramework("Accelerate")]
+                : [.unsafeFlags(["-L\(llmLibrary)"])]
         ),
         // The live engine behind Core's seam: llama.cpp through IloTokiLLM. Front ends wire it in.
         .target(
@@ -87,7 +106,7 @@ if !coreOnly {
         // The command line: parsing and commands (a library, so tests can reach it), and its executable.
         .target(
             name: "IloTokiCLI",
-            dependencies: ["IloTokiCore", "IloTokiEngineLive", "IloTokiLLM", "CLineEditor"]
+            dependencies: ["IloTokiCore", "IloTokiEngineLive", "IloTokiLLM", "IloTokiLocking", "CLineEditor"]
         ),
         .executableTarget(
             name: "ilotoki",
@@ -95,7 +114,7 @@ if !coreOnly {
         ),
         .testTarget(
             name: "IloTokiLLMTests",
-            dependencies: ["IloTokiLLM", "CIloTokiLLM", "IloTokiTestSupport"]
+            dependencies: ["IloTokiLLM", "CIloTokiLLM", "IloTokiLocking", "IloTokiTestSupport"]
         ),
         .testTarget(
             name: "IloTokiEngineLiveTests",
@@ -107,8 +126,8 @@ if !coreOnly {
         ),
     ]
 
-    #if os(Linux)
-        // The GTK 4 app (Debian's libgtk-4-dev).
+    // The GTK 4 app (Debian's libgtk-4-dev).
+    if !apple {
         package.products.append(.executable(name: "ilotoki-gtk", targets: ["ilotoki-gtk"]))
         package.targets += [
             .systemLibrary(name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
@@ -117,5 +136,5 @@ if !coreOnly {
             .executableTarget(name: "ilotoki-gtk", dependencies: ["IloTokiGTK"]),
             .testTarget(name: "IloTokiGTKTests", dependencies: ["IloTokiGTK", "IloTokiCore", "IloTokiDesign", "IloTokiTestSupport", "CGtk"]),
         ]
-    #endif
+    }
 }
