@@ -1,0 +1,133 @@
+import CoreText
+import Foundation
+import IloTokiCore
+import SwiftUI
+import UniformTypeIdentifiers
+
+#if canImport(UIKit)
+    import UIKit
+#elseif canImport(AppKit)
+    import AppKit
+#endif
+
+/// What the app needs from the platform: fonts, the clipboard, backups, imported files.
+enum Platform {
+    /// The interface language: the first of the user's languages that ilo toki speaks.
+    static var preferredLanguage: Language {
+        for identifier in Locale.preferredLanguages {
+            let code = String(identifier.prefix { $0.isLetter }).lowercased()
+            if let language = Language(code: code) { return language }
+        }
+        return .english
+    }
+
+    /// Registers Space Grotesk and the sitelen pona font from the app bundle, for this process.
+    static func registerBundledFonts() {
+        for name in ["SpaceGrotesk[wght]", "sitelen-seli-kiwen-asuki"] {
+            guard let url = Bundle.main.url(forResource: name, withExtension: "ttf") else { continue }
+            CTFontManagerRegisterFontsForURL(url as CFURL, .process, nil)
+        }
+    }
+
+    /// Whether a font family can draw text here (the bundled ones count once registered).
+    static func isFontInstalled(_ family: String) -> Bool {
+        let families = CTFontManagerCopyAvailableFontFamilyNames() as? [String] ?? []
+        return families.contains { $0.caseInsensitiveCompare(family) == .orderedSame }
+    }
+
+    static func copyToClipboard(_ text: String) {
+        #if canImport(UIKit)
+            UIPasteboard.general.string = text
+        #elseif canImport(AppKit)
+            NSPasteboard.general.clearContents()
+            NSPasteboard.general.setString(text, forType: .string)
+        #endif
+    }
+
+    /// Keeps the app's directory (models of a gigabyte and more) out of iCloud and device backups.
+    static func excludeFromBackup(_ directory: URL) {
+        var url = directory
+        var values = URLResourceValues()
+        values.isExcludedFromBackup = true
+        try? url.setResourceValues(values)
+    }
+
+    /// GGUF files, for the document picker.
+    static let modelFileTypes: [UTType] = [UTType(filenameExtension: "gguf") ?? .data]
+
+    /// Copies a file the user picked into the app's own `imported/` directory, so it stays
+    /// readable after the picker's permission ends; returns the copy.
+    ///
+    /// The copy is written under a temporary name and renamed, so an interrupted import never
+    /// leaves a partial model behind.
+    static func importModelFile(_ picked: URL, into home: URL) async throws -> URL {
+        try await Task.detached(priority: .userInitiated) {
+            let scoped = picked.startAccessingSecurityScopedResource()
+            defer { if scoped { picked.stopAccessingSecurityScopedResource() } }
+            let directory = home.appendingPathComponent("imported", isDirectory: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let destination = directory.appendingPathComponent(picked.lastPathComponent)
+            let partial = directory.appendingPathComponent(".\(UUID().uuidString).part")
+            do {
+                try FileManager.default.copyItem(at: picked, to: partial)
+                if FileManager.default.fileExists(atPath: destination.path) {
+                    _ = try FileManager.default.replaceItemAt(destination, withItemAt: partial)
+                } else {
+                    try FileManager.default.moveItem(at: partial, to: destination)
+                }
+            } catch {
+                try? FileManager.default.removeItem(at: partial)
+                throw error
+            }
+            return destination
+        }.value
+    }
+}
+
+/// Downloads keep their guarantees when the app leaves the screen: the system lends a little
+/// time to finish; when that runs out the download pauses (its `.part` file and the bytes in it
+/// are kept and verified on resume), and it resumes when the app is back.
+@MainActor
+final class BackgroundDownloads {
+    private var pausedByUs = false
+    #if canImport(UIKit)
+        private var task: UIBackgroundTaskIdentifier = .invalid
+    #endif
+
+    func follow(_ phase: ScenePhase, model: TranslatorModel) {
+        switch phase {
+        case .background:
+            guard case .running? = model.activeDownload?.phase else { return }
+            #if canImport(UIKit)
+                task = UIApplication.shared.beginBackgroundTask(withName: "ilotoki.download") { [weak self] in
+                    MainActor.assumeIsolated { self?.pause(model) }
+                }
+            #endif
+        case .active:
+            endBackgroundTask()
+            if pausedByUs, case .paused? = model.activeDownload?.phase {
+                _ = model.toggleDownload()
+            }
+            pausedByUs = false
+        default:
+            break
+        }
+    }
+
+    private func pause(_ model: TranslatorModel) {
+        if case .running? = model.activeDownload?.phase {
+            model.pauseDownload()
+            pausedByUs = true
+        }
+        endBackgroundTask()
+    }
+
+    private func endBackgroundTask() {
+        #if canImport(UIKit)
+            if task != .invalid {
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            }
+        #endif
+    }
+}
