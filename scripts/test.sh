@@ -9,6 +9,8 @@ cd "$REPO_ROOT"
 "$REPO_ROOT/scripts/setup.sh" --with-test-tools
 "$REPO_ROOT/scripts/fetch-test-models.sh"
 
+"$REPO_ROOT/scripts/check-apple.sh"
+
 log "C core tests"
 build/llm/bin/output_filter_test
 build/llm/bin/argmax_test

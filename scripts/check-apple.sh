@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Checks on Linux what can be checked of the Apple app without a Mac (scripts/test.sh runs it):
+#   - every Swift file under Apple/ parses (swiftc -parse);
+#   - the names the app takes from Core and the design exist there (UI strings, icons, the
+#     app model's actions and the screen values' fields);
+#   - Info.plist and the entitlements parse and hold the keys the app needs;
+#   - Apple/project.yml parses and names only products the manifest's Apple branch lists,
+#     files that exist, and the manifest's deployment targets;
+#   - both branches of Package.swift: Apple links the XCFramework with no unsafe flags,
+#     Linux the archive;
+#   - the scripts pass bash -n and shellcheck.
+# Nothing here proves that the app compiles on a Mac: docs/apple.md says what does.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$REPO_ROOT"
+
+log "Apple app: Swift files parse"
+while IFS= read -r file; do
+    swiftc -parse "$file" || die "$file does not parse"
+done < <(find Apple -name '*.swift' | sort)
+
+"$REPO_ROOT/scripts/fetch-fonts.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ILOTOKI_MANIFEST=apple swift package dump-package >"$work/apple.json" 2>"$work/apple.log" \
+    || { cat "$work/apple.log" >&2; die "the Apple branch of Package.swift does not load"; }
+swift package dump-package >"$work/linux.json" 2>"$work/linux.log" \
+    || { cat "$work/linux.log" >&2; die "Package.swift does not load"; }
+
+ensure_venv
+"$VENV_PYTHON" -c 'import yaml' 2>/dev/null || venv_pip install --quiet pyyaml >&2
+log "Apple app: plists, project.yml, manifest branches, names from Core"
+"$VENV_PYTHON" - "$work/apple.json" "$work/linux.json" <<'PY'
+import json, plistlib, re, sys, pathlib
+import yaml
+
+apple, linux = (json.load(open(path)) for path in sys.argv[1:3])
+problems = []
+def check(condition, message):
+    if not condition:
+        problems.append(message)
+
+def plist(path):
+    with open(path, "rb") as f:
+        return plistlib.load(f)
+
+# Info.plist and the entitlements.
+info = plist("Apple/IloToki/Info.plist")
+for key in ["CFBundleIdentifier", "CFBundleExecutable", "CFBundleShortVersionString", "UILaunchScreen",
+            "UISupportedInterfaceOrientations~ipad", "ITSAppUsesNonExemptEncryption"]:
+    check(key in info, f"Info.plist has no {key}")
+version = re.search(r'version = "([^"]+)"', open("Sources/IloTokiCore/Screen/AboutPage.swift").read()).group(1)
+check(info.get("CFBundleShortVersionString") == version, f"Info.plist's version is not AboutPage.version ({version})")
+memory = plist("Apple/IloToki/IloToki.entitlements")
+for key in ["com.apple.developer.kernel.increased-memory-limit", "com.apple.developer.kernel.extended-virtual-addressing"]:
+    check(memory.get(key) is True, f"IloToki.entitlements does not set {key}")
+check(plist("Apple/IloToki/IloToki-FreeTeam.entitlements") == {}, "the free-team entitlements must ask for nothing")
+mac = plist("Apple/IloToki/IloToki-macOS.entitlements")
+for key in ["com.apple.security.app-sandbox", "com.apple.security.network.client", "com.apple.security.files.user-selected.read-only"]:
+    check(mac.get(key) is True, f"IloToki-macOS.entitlements does not set {key}")
+xcconfig = open("Apple/Config/App.xcconfig").read()
+check("ILOTOKI_IOS_ENTITLEMENTS = IloToki/IloToki.entitlements" in xcconfig, "App.xcconfig does not choose the memory entitlements")
+check('#include? "Local.xcconfig"' in xcconfig, "App.xcconfig cannot be overridden by Local.xcconfig")
+
+# The manifest's two branches.
+def target(manifest, name):
+    return next((t for t in manifest["targets"] if t["name"] == name), None)
+llm = target(apple, "CIloTokiLLM")
+check(llm and llm["type"] == "binary" and llm.get("path") == "build/apple/CIloTokiLLM.xcframework",
+      "the Apple branch does not link build/apple/CIloTokiLLM.xcframework as a binary target")
+check("unsafeFlags" not in json.dumps(apple), "the Apple branch uses unsafe flags")
+check(not any("Gtk" in t["name"] or "GTK" in t["name"] for t in apple["targets"]), "the Apple branch has GTK targets")
+check(target(linux, "CIloTokiLLM")["type"] == "system", "the Linux branch does not link the archive")
+check(target(linux, "IloTokiGTK") is not None, "the Linux branch has no GTK app")
+platforms = {p["platformName"]: p["version"] for p in apple["platforms"]}
+check(platforms == {"ios": "17.0", "macos": "14.0"}, f"platforms are {platforms}, not iOS 17 and macOS 14")
+
+# project.yml.
+project = yaml.safe_load(open("Apple/project.yml"))
+products = {p["name"] for p in apple["products"]}
+targets = project["targets"]
+check(project["options"]["deploymentTarget"] == {"iOS": platforms.get("ios"), "macOS": platforms.get("macos")},
+      "project.yml's deployment targets differ from Package.swift's")
+for name, spec in targets.items():
+    for dependency in spec.get("dependencies", []):
+        if "package" in dependency:
+            check(dependency["product"] in products, f"{name} depends on {dependency['product']}, which the package does not offer")
+        if "target" in dependency:
+            check(dependency["target"] in targets, f"{name} depends on an unknown target {dependency['target']}")
+    for source in spec.get("sources", []):
+        path = source if isinstance(source, str) else source["path"]
+        check(pathlib.Path("Apple", path).exists(), f"{name} names {path}, which does not exist")
+    for key, value in spec.get("settings", {}).get("base", {}).items():
+        if key.startswith("CODE_SIGN_ENTITLEMENTS") or key == "INFOPLIST_FILE":
+            if not value.startswith("$("):
+                check(pathlib.Path("Apple", value).exists(), f"{key} names {value}, which does not exist")
+app = targets["IloToki"]
+check(set(app.get("supportedDestinations", [])) == {"iOS", "macOS"}, "the app is not one target for iOS and macOS")
+check(app["settings"]["base"]["PRODUCT_BUNDLE_IDENTIFIER"] == "org.ilotoki.IloToki", "the bundle id is not the app id")
+
+# The names the app takes from Core and the design.
+swift = "\n".join(p.read_text() for p in sorted(pathlib.Path("Apple").rglob("*.swift")))
+core = "\n".join(p.read_text() for p in sorted(pathlib.Path("Sources/IloTokiCore").rglob("*.swift")))
+design = "\n".join(p.read_text() for p in sorted(pathlib.Path("Sources/IloTokiDesign").rglob("*.swift")))
+texts = set(re.findall(r"case ([a-zA-Z, ]+)", core[core.index("enum UIText"):core.index("struct UIStrings")]))
+text_cases = {name.strip() for group in texts for name in group.split(",")}
+for key in set(re.findall(r"strings\[\.(\w+)\]", swift)) | set(re.findall(r"strings\(\.(\w+),", swift)):
+    check(key in text_cases, f"UIText has no case {key}")
+icons = re.search(r"enum IconName[^{]*\{\s*case ([^\n]+)", design).group(1)
+icon_cases = {name.strip() for name in icons.split(",")}
+for name in re.findall(r"IconButton\(icon: \.(\w+)", swift) + re.findall(r"\.named\(\.(\w+)\)", swift):
+    check(name in icon_cases, f"IconName has no case {name}")
+for action in set(re.findall(r"\bmodel\.(\w+)\(", swift)):
+    check(re.search(rf"func {action}\b", core), f"TranslatorModel has no func {action}")
+for token in set(re.findall(r"Tokens\.(\w+(?:\.\w+)?)", swift)):
+    last = token.split(".")[-1]
+    check(re.search(rf"static let {last}\b", design), f"Tokens has no {token}")
+
+if problems:
+    print("\n".join(problems), file=sys.stderr)
+    sys.exit(1)
+print(f"checked {len(list(pathlib.Path('Apple').rglob('*.swift')))} Swift files, 4 plists, project.yml and both manifest branches")
+PY
+
+log "scripts: bash -n and shellcheck"
+for script in scripts/*.sh .ci/run; do
+    bash -n "$script" || die "$script does not parse"
+done
+command -v shellcheck >/dev/null || ensure_apt_packages shellcheck
+shellcheck -x scripts/*.sh .ci/run
