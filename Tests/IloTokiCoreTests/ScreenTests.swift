@@ -270,6 +270,33 @@ import Testing
         #expect(page.versionLine.hasPrefix("ilo toki \(AboutPage.version)"))
     }
 
+    /// What the Android app reads through the bridge: the same values, as JSON.
+    @Test func everyScreenAsJSON() async throws {
+        let model = model()
+        await model.launch()
+        func object(_ json: String) throws -> [String: Any] {
+            try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        }
+        let main = try object(ScreenJSON.encode(screen(model)))
+        let target = try #require(main["target"] as? [String: Any])
+        #expect(target["text"] as? String == Self.strings[.modelNotDownloaded] && target["isMessage"] as? Bool == true)
+        let slab = try #require(main["slab"] as? [String: Any])
+        #expect(slab["title"] as? String == screen(model).slab.title)
+        let action = try #require(slab["action"] as? [String: Any])
+        #expect(action.keys.first == "download")
+        let models = try object(ScreenJSON.encode(ModelsPage(model: model, strings: Self.strings)))
+        let rows = try #require(models["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["id"] as? String } == ["current", "old"])
+        #expect((models["formats"] as? [[String: Any]])?.compactMap { $0["format"] as? String } == ["sourceTarget", "queryAnswer"])
+        _ = try object(ScreenJSON.encode(HistoryPage(model: model, strings: Self.strings, onlyOlin: false)))
+        let settings = try object(ScreenJSON.encode(SettingsPage(model: model, strings: Self.strings, isFontInstalled: { _ in true })))
+        #expect((settings["themes"] as? [[String: Any]])?.count == 3)
+        let about = try object(ScreenJSON.encode(AboutPage(model: model, strings: Self.strings)))
+        #expect((about["licences"] as? [String])?.count == 5)
+        let strings = try object(ScreenJSON.strings(UIStrings(language: .russian)))
+        #expect(strings.count == UIText.allCases.count && strings["translate"] as? String == UIStrings(language: .russian)[.translate])
+    }
+
     @Test func percentagesDatesAndSizesInOnePlace() {
         #expect(Formatting(language: .english).percent(0.256) == "25%")
         #expect(Formatting(language: .russian).percent(0.5) == "50\u{00A0}%")

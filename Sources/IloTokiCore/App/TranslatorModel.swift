@@ -57,7 +57,7 @@ public final class TranslatorModel {
     }
 
     /// What the slab (the primary action at the foot) does now.
-    public enum SlabAction: Equatable, Sendable {
+    public enum SlabAction: Equatable, Sendable, Encodable {
         case translate
         /// A translation is streaming: the slab stops it.
         case stop

@@ -1,6 +1,6 @@
 /// The About page as plain values: what ilo toki is, the licences of everything in it, and
 /// what runs the models.
-public struct AboutPage: Equatable, Sendable {
+public struct AboutPage: Equatable, Sendable, Encodable {
     public var text: String
     public var licencesTitle: String
     public var licences: [String]

@@ -2,8 +2,8 @@ import Foundation
 
 /// The history as plain values: the filter, what to say when there is nothing, and a row per
 /// translation with its marks.
-public struct HistoryPage: Equatable, Sendable {
-    public struct Row: Equatable, Sendable, Identifiable {
+public struct HistoryPage: Equatable, Sendable, Encodable {
+    public struct Row: Equatable, Sendable, Identifiable, Encodable {
         public var id: UUID
         /// "toki pona → English · 30/11/2026, 08:50"
         public var meta: String

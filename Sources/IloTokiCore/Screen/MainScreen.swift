@@ -1,9 +1,9 @@
 /// The main screen as plain values: what the header, the two plates, the message under them
 /// and the slab show now. A front end draws these and decides nothing about the app's state;
 /// each is derived from the app model here, once, for every front end.
-public struct MainScreen: Equatable, Sendable {
+public struct MainScreen: Equatable, Sendable, Encodable {
     /// The header: the name, the model line, the dot for a newer model, the download's control.
-    public struct Header: Equatable, Sendable {
+    public struct Header: Equatable, Sendable, Encodable {
         public var title: String
         /// The model in use, or what it is doing ("Loading the model…").
         public var modelLine: String
@@ -15,7 +15,7 @@ public struct MainScreen: Equatable, Sendable {
     }
 
     /// The header's control of the download under way, and the 12 dp line under the header.
-    public struct DownloadControl: Equatable, Sendable {
+    public struct DownloadControl: Equatable, Sendable, Encodable {
         /// Running: the control pauses. Otherwise it resumes.
         public var isRunning: Bool
         /// What the control says to a screen reader.
@@ -31,7 +31,7 @@ public struct MainScreen: Equatable, Sendable {
     }
 
     /// One plate.
-    public struct Plate: Equatable, Sendable {
+    public struct Plate: Equatable, Sendable, Encodable {
         /// The language of the plate's text.
         public var language: Language
         /// The language on the other side of Toki Pona (what the chooser offers).
@@ -53,7 +53,7 @@ public struct MainScreen: Equatable, Sendable {
     }
 
     /// The primary action at the foot.
-    public struct Slab: Equatable, Sendable {
+    public struct Slab: Equatable, Sendable, Encodable {
         public var title: String
         public var isEnabled: Bool
         /// What pressing it does (`TranslatorModel.pressSlab()` does it).

@@ -1,8 +1,8 @@
 /// The model list as plain values: a row per catalog model and per added file, each with the
 /// actions it offers now. Drawn from the library's cached state: no disk is read to draw it.
-public struct ModelsPage: Equatable, Sendable {
+public struct ModelsPage: Equatable, Sendable, Encodable {
     /// What a row offers.
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Encodable {
         /// The model translates now: a label, not a button.
         case inUse
         /// Translate with it (`TranslatorModel.selectModel(id:)`).
@@ -15,12 +15,12 @@ public struct ModelsPage: Equatable, Sendable {
         case delete(id: String)
     }
 
-    public struct Button: Equatable, Sendable {
+    public struct Button: Equatable, Sendable, Encodable {
         public var title: String
         public var action: Action
     }
 
-    public struct Row: Equatable, Sendable, Identifiable {
+    public struct Row: Equatable, Sendable, Identifiable, Encodable {
         public var id: String
         public var name: String
         /// Size, quantization, state; or the file's path and format.
@@ -37,6 +37,17 @@ public struct ModelsPage: Equatable, Sendable {
 
     public static func == (lhs: ModelsPage, rhs: ModelsPage) -> Bool {
         lhs.rows == rhs.rows && lhs.formats.map(\.format) == rhs.formats.map(\.format) && lhs.addTitle == rhs.addTitle
+    }
+
+    private enum CodingKeys: String, CodingKey { case rows, formats, formatTitle, addTitle }
+    private struct Format: Encodable { var format: PromptFormat, title: String }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(formats.map { Format(format: $0.format, title: $0.title) }, forKey: .formats)
+        try container.encode(formatTitle, forKey: .formatTitle)
+        try container.encode(addTitle, forKey: .addTitle)
     }
 }
 

@@ -1,11 +1,11 @@
 /// The settings as plain values.
-public struct SettingsPage: Equatable, Sendable {
-    public struct Switch: Equatable, Sendable {
+public struct SettingsPage: Equatable, Sendable, Encodable {
+    public struct Switch: Equatable, Sendable, Encodable {
         public var title: String
         public var isOn: Bool
     }
 
-    public struct ThemeChoice: Equatable, Sendable {
+    public struct ThemeChoice: Equatable, Sendable, Encodable {
         public var title: String
         public var theme: AppSettings.Theme
         public var isChosen: Bool
