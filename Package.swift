@@ -4,6 +4,7 @@
 // Vietnamese. Layers, lowest first: llm/ (C over llama.cpp) → IloTokiLLM → IloTokiEngineLive,
 // and IloTokiCore (which knows no llama.cpp) → front ends. Run scripts/build-llm.sh before
 // building a front end: it makes build/llm/lib.
+import Foundation
 import PackageDescription
 
 let root = Context.packageDirectory
@@ -26,6 +27,20 @@ let coreOnly = Context.environment["ILOTOKI_CORE_ONLY"] != nil
 #else
     let apple = true
 #endif
+
+// The JNI bridge of the Android app (Sources/IloTokiJNI) needs jni.h: from the JDK that
+// JAVA_HOME or `javac` names (Debian's default-jdk-headless), or, building for Android with
+// ILOTOKI_JNI=1, from the NDK.
+let jdkInclude: String? = {
+    var homes: [String] = []
+    if let home = Context.environment["JAVA_HOME"] { homes.append(home) }
+    for javac in ["/usr/bin/javac", "/usr/lib/jvm/default-java/bin/javac"] {
+        let real = URL(fileURLWithPath: javac).resolvingSymlinksInPath()
+        homes.append(real.deletingLastPathComponent().deletingLastPathComponent().path)
+    }
+    return homes.map { "\($0)/include" }.first { FileManager.default.fileExists(atPath: "\($0)/jni.h") }
+}()
+let jni = !apple && (jdkInclude != nil || Context.environment["ILOTOKI_JNI"] != nil)
 
 let package = Package(
     name: "ilotoki",
@@ -91,7 +106,12 @@ if !coreOnly {
             dependencies: ["CIloTokiLLM", "IloTokiLocking"],
             linkerSettings: apple
                 ? [.linkedLibrary("c++"), .linkedFramework("Foundation"), .linkedFramework("Metal"), .linkedFramework("Accelerate")]
-                : [.unsafeFlags(["-L\(llmLibrary)"])]
+                : [
+                    .unsafeFlags(["-L\(llmLibrary)"]),
+                    // llama.cpp is C++: GNU's runtime on Linux, the NDK's on Android.
+                    .linkedLibrary("stdc++", .when(platforms: [.linux])),
+                    .linkedLibrary("c++_shared", .when(platforms: [.android])),
+                ]
         ),
         // The live engine behind Core's seam: llama.cpp through IloTokiLLM. Front ends wire it in.
         .target(
@@ -125,6 +145,21 @@ if !coreOnly {
             dependencies: ["IloTokiCLI", "IloTokiCore", "IloTokiTestSupport"]
         ),
     ]
+
+    if jni {
+        // The Android app's native library: the JNI bridge over Core and the live engine.
+        let include = jdkInclude ?? ""
+        package.products.append(.library(name: "IloTokiJNI", type: .dynamic, targets: ["IloTokiJNI"]))
+        package.targets += [
+            .systemLibrary(name: "CJNI", path: "Sources/CJNI"),
+            .target(name: "CIloTokiMainQueue", linkerSettings: [.linkedLibrary("android", .when(platforms: [.android]))]),
+            .target(
+                name: "IloTokiJNI",
+                dependencies: ["CJNI", "CIloTokiMainQueue", "IloTokiCore", "IloTokiEngineLive", "IloTokiLocking"],
+                swiftSettings: jdkInclude == nil ? [] : [.unsafeFlags(["-Xcc", "-I\(include)", "-Xcc", "-I\(include)/linux"])]
+            ),
+        ]
+    }
 
     // The GTK 4 app (Debian's libgtk-4-dev).
     if !apple {

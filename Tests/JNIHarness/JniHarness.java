@@ -1,0 +1,251 @@
+package org.ilotoki.harness;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Predicate;
+import org.ilotoki.android.NativeBridge;
+
+/**
+ * Drives libIloTokiJNI.so the way the Android app does, on a desktop JVM (run with
+ * -Xcheck:jni by scripts/test-jni.sh): a store, translations with the tiny model and Gemma 3
+ * 270M streamed through the listener, a stop mid-way, bad input and misuse, two threads at once.
+ *
+ * Usage: JniHarness WORK_DIR TINY.gguf GEMMA.gguf
+ */
+public final class JniHarness {
+    static final String[] FONTS = {"Space Grotesk", "sitelen seli kiwen asuki"};
+    static int checks = 0;
+    static final List<String> failures = new ArrayList<>();
+
+    static void check(boolean ok, String what) {
+        checks++;
+        if (!ok) {
+            failures.add(what);
+            System.err.println("FAILED: " + what);
+        }
+    }
+
+    static void expect(Class<? extends Throwable> type, String what, Runnable call) {
+        try {
+            call.run();
+            check(false, what + ": no " + type.getSimpleName());
+        } catch (Throwable thrown) {
+            check(type.isInstance(thrown), what + ": threw " + thrown + ", expected " + type.getSimpleName());
+        }
+    }
+
+    /** What the listener heard, and on which threads. */
+    static final class Recorder implements NativeBridge.Listener {
+        final StringBuilder pieces = new StringBuilder();
+        int pieceCount = 0;
+        int changes = 0;
+        final Set<Long> threads = new HashSet<>();
+
+        @Override public synchronized void onStateChanged() {
+            changes++;
+            threads.add(Thread.currentThread().getId());
+            notifyAll();
+        }
+
+        @Override public synchronized void onPiece(String piece) {
+            pieces.append(piece);
+            pieceCount++;
+            threads.add(Thread.currentThread().getId());
+            notifyAll();
+        }
+
+        synchronized void reset() {
+            pieces.setLength(0);
+            pieceCount = 0;
+        }
+
+        synchronized int pieceCount() { return pieceCount; }
+        synchronized String pieces() { return pieces.toString(); }
+
+        synchronized void awaitChange(long millis) throws InterruptedException {
+            wait(millis);
+        }
+    }
+
+    /** Waits, for up to `seconds`, until the main screen satisfies `condition`. */
+    static Map<String, Object> await(long handle, Recorder recorder, double seconds, String what, Predicate<Map<String, Object>> condition)
+            throws InterruptedException {
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        Map<String, Object> screen = Json.object(NativeBridge.screen(handle, "main"));
+        while (!condition.test(screen)) {
+            if (System.nanoTime() > end) {
+                check(false, what + " (screen: " + NativeBridge.screen(handle, "main") + ")");
+                return screen;
+            }
+            recorder.awaitChange(50);
+            screen = Json.object(NativeBridge.screen(handle, "main"));
+        }
+        return screen;
+    }
+
+    static String slabAction(Map<String, Object> screen) {
+        Map<String, Object> action = Json.at(screen, "slab", "action");
+        return action.keySet().iterator().next();
+    }
+
+    static String target(Map<String, Object> screen) { return (String) Json.<Map<String, Object>>at(screen, "target").get("text"); }
+
+    static void translate(long handle, Recorder recorder, String text, String model) throws InterruptedException {
+        recorder.reset();
+        NativeBridge.perform(handle, "setSourceText", text);
+        NativeBridge.perform(handle, "translate", null);
+        Map<String, Object> done = await(handle, recorder, 120, model + ": the translation ends",
+            s -> slabAction(s).equals("translate") && !Boolean.TRUE.equals(Json.<Map<String, Object>>at(s, "target").get("isMessage")));
+        String result = target(done);
+        check(recorder.pieces().equals(result),
+            model + ": the streamed pieces make the translation (pieces '" + recorder.pieces() + "', plate '" + result + "')");
+        System.out.println("  " + model + ": '" + text + "' -> '" + result + "' in " + recorder.pieceCount() + " pieces");
+    }
+
+    static String modelFile(String path) { return "{\"path\": \"" + path.replace("\\", "\\\\").replace("\"", "\\\"") + "\", \"format\": \"sourceTarget\"}"; }
+
+    public static void main(String[] args) throws Exception {
+        Path work = Paths.get(args[0]);
+        String tiny = args[1];
+        String gemma = args[2];
+        CountDownLatch loaded = new CountDownLatch(1);
+        Throwable[] loaderFailure = {null};
+
+        // Like Android's UI thread: the thread that loads the library owns Swift's main queue.
+        Thread swiftMain = new Thread(() -> {
+            try {
+                System.loadLibrary(NativeBridge.LIBRARY);
+                check(NativeBridge.version().startsWith("ilo toki "), "version()");
+                Recorder recorder = new Recorder();
+                long handle = NativeBridge.open(work.resolve("loader").toString(), "en", FONTS, recorder);
+                check(NativeBridge.screen(handle, "main").contains("\"slab\""), "a call on the loading thread serves the queue itself");
+                NativeBridge.close(handle);
+            } catch (Throwable thrown) {
+                loaderFailure[0] = thrown;
+            }
+            loaded.countDown();
+            if (loaderFailure[0] == null) NativeBridge.runMainQueue();
+        }, "swift-main");
+        swiftMain.start();
+        loaded.await();
+        if (loaderFailure[0] != null) throw new AssertionError("loading failed", loaderFailure[0]);
+
+        Recorder recorder = new Recorder();
+        long handle = NativeBridge.open(work.resolve("store").toString(), "en", FONTS, recorder);
+        Map<String, String> strings = new LinkedHashMap<>();
+        Json.object(NativeBridge.strings(handle)).forEach((key, value) -> strings.put(key, (String) value));
+        check("Translate".equals(strings.get("translate")), "strings() in English");
+        Map<String, Object> first = Json.object(NativeBridge.screen(handle, "main"));
+        check(strings.get("modelNotDownloaded").equals(target(first)), "a new store says the model is not downloaded");
+        check(slabAction(first).equals("download"), "and the slab downloads it");
+        for (String place : new String[] {"models", "history", "olin", "settings", "about"}) {
+            check(Json.parse(NativeBridge.screen(handle, place)) instanceof Map, "screen(" + place + ") is a JSON object");
+        }
+
+        // Translate with each model, streamed through the listener.
+        for (String[] model : new String[][] {{"tiny", tiny, "jan li moku"}, {"Gemma 3 270M", gemma, "I love you"}}) {
+            NativeBridge.perform(handle, "useModelFile", modelFile(model[1]));
+            await(handle, recorder, 120, model[0] + " loads", s -> slabAction(s).equals("translate"));
+            translate(handle, recorder, model[2], model[0]);
+        }
+        check(recorder.pieceCount() > 1, "Gemma's translation arrives in several pieces");
+        check(recorder.threads.size() == 1, "the listener is always called on the same thread (" + recorder.threads + ")");
+
+        // Stop mid-way.
+        recorder.reset();
+        NativeBridge.perform(handle, "setSourceText",
+            "The river runs past the old mill. The children walk to school in the rain. A friend brings bread and fruit to the house.");
+        NativeBridge.perform(handle, "translate", null);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (recorder.pieceCount() == 0 && System.nanoTime() < deadline) recorder.awaitChange(20);
+        check(recorder.pieceCount() > 0, "a long translation starts streaming");
+        NativeBridge.perform(handle, "stop", null);
+        await(handle, recorder, 5, "a stop ends the translation at once", s -> slabAction(s).equals("translate"));
+        int afterStop = recorder.pieceCount();
+        Thread.sleep(300);
+        check(recorder.pieceCount() == afterStop, "no piece arrives after the stop");
+        System.out.println("  stopped after " + afterStop + " pieces");
+
+        // Text the way Java holds it: a lone surrogate, and a character outside the BMP.
+        NativeBridge.perform(handle, "setSourceText", "a\uD800b \uD83D\uDE3A");
+        String source = (String) Json.<Map<String, Object>>at(Json.object(NativeBridge.screen(handle, "main")), "source").get("text");
+        check(source.equals("a\uFFFDb \uD83D\uDE3A"), "a lone surrogate becomes U+FFFD, an emoji survives (got " + source + ")");
+
+        // Bad input and misuse: exceptions, never a crash.
+        expect(IllegalArgumentException.class, "an unknown place", () -> NativeBridge.screen(handle, "nowhere"));
+        expect(IllegalArgumentException.class, "an unknown action", () -> NativeBridge.perform(handle, "fly", null));
+        expect(IllegalArgumentException.class, "a bad theme", () -> NativeBridge.perform(handle, "setTheme", "purple"));
+        expect(IllegalArgumentException.class, "a bad model request", () -> NativeBridge.perform(handle, "addModel", "{not json"));
+        expect(NullPointerException.class, "a missing argument", () -> NativeBridge.perform(handle, "setSourceText", null));
+        expect(NullPointerException.class, "a missing action", () -> NativeBridge.perform(handle, null, null));
+        expect(NullPointerException.class, "open without a directory", () -> NativeBridge.open(null, "en", FONTS, recorder));
+        expect(NullPointerException.class, "open without a listener", () -> NativeBridge.open(work.resolve("x").toString(), "en", FONTS, null));
+        expect(IllegalStateException.class, "a handle never opened", () -> NativeBridge.screen(424242, "main"));
+        expect(IllegalStateException.class, "runMainQueue on the wrong thread", NativeBridge::runMainQueue);
+        expect(NativeBridge.Failure.class, "adding a file that is not there",
+            () -> NativeBridge.perform(handle, "addModel", modelFile(work.resolve("missing.gguf").toString())));
+        Path notModel = Files.writeString(work.resolve("not-a-model.gguf"), "hello");
+        try {
+            NativeBridge.perform(handle, "addModel", modelFile(notModel.toString()));
+            check(false, "adding a file that is not a model: no exception");
+        } catch (NativeBridge.Failure failure) {
+            check(failure.getMessage() != null && !failure.getMessage().isEmpty(), "a refused model says why: " + failure.getMessage());
+        }
+
+        // A listener that throws does not take the bridge down.
+        NativeBridge.Listener throwing = new NativeBridge.Listener() {
+            boolean thrown = false;
+            @Override public void onStateChanged() {
+                if (thrown) return;
+                thrown = true;
+                throw new RuntimeException("listener failure (expected by the harness)");
+            }
+            @Override public void onPiece(String piece) {}
+        };
+        long other = NativeBridge.open(work.resolve("other").toString(), "ru", FONTS, throwing);
+        NativeBridge.perform(other, "setSourceText", "toki");
+        check(Json.object(NativeBridge.strings(other)).get("translate").equals("Перевести"), "a second store in Russian");
+
+        // Two threads at once, on the same store and on another.
+        Throwable[] racing = {null, null};
+        Thread[] threads = new Thread[2];
+        for (int t = 0; t < 2; t++) {
+            final int index = t;
+            threads[t] = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 200; i++) {
+                        NativeBridge.perform(index == 0 ? handle : other, "setSourceText", "thread " + index + " line " + i);
+                        Json.object(NativeBridge.screen(handle, i % 2 == 0 ? "main" : "history"));
+                    }
+                } catch (Throwable thrown) {
+                    racing[index] = thrown;
+                }
+            });
+            threads[t].start();
+        }
+        for (Thread thread : threads) thread.join();
+        check(racing[0] == null && racing[1] == null, "two threads calling at once: " + racing[0] + ", " + racing[1]);
+        String last = (String) Json.<Map<String, Object>>at(Json.object(NativeBridge.screen(handle, "main")), "source").get("text");
+        check(last.equals("thread 0 line 199"), "the last text set is the one on the plate (" + last + ")");
+
+        // Close: the handle is dead afterwards.
+        NativeBridge.close(other);
+        NativeBridge.close(handle);
+        expect(IllegalStateException.class, "a call after close", () -> NativeBridge.screen(handle, "main"));
+        expect(IllegalStateException.class, "closing twice", () -> NativeBridge.close(handle));
+        check(Files.exists(work.resolve("store/history.json")), "the history reached the disk");
+
+        NativeBridge.stopMainQueue();
+        swiftMain.join();
+        System.out.println("JNI harness: " + (checks - failures.size()) + " of " + checks + " checks passed");
+        System.exit(failures.isEmpty() ? 0 : 1);
+    }
+}
