@@ -30,7 +30,7 @@ let coreOnly = Context.environment["ILOTOKI_CORE_ONLY"] != nil
 
 // The JNI bridge of the Android app (Sources/IloTokiJNI) needs jni.h: from the JDK that
 // JAVA_HOME or `javac` names (Debian's default-jdk-headless), or, building for Android with
-// ILOTOKI_JNI=1, from the NDK.
+// ILOTOKI_JNI=android (scripts/build-android.sh), from the NDK.
 let jdkInclude: String? = {
     var homes: [String] = []
     if let home = Context.environment["JAVA_HOME"] { homes.append(home) }
@@ -78,6 +78,8 @@ let package = Package(
             name: "ilotoki-test-server",
             dependencies: ["IloTokiCore", "IloTokiTestSupport"]
         ),
+        // Prints the design tokens and icons as Kotlin for the Android app (scripts/generate-android-design.sh).
+        .executableTarget(name: "ilotoki-design", dependencies: ["IloTokiDesign"]),
         // Fixtures shared by the test targets: test models, temporary directories, servers, clocks.
         .target(name: "IloTokiTestSupport", dependencies: ["IloTokiLocking"]),
         .testTarget(
@@ -156,7 +158,9 @@ if !coreOnly {
             .target(
                 name: "IloTokiJNI",
                 dependencies: ["CJNI", "CIloTokiMainQueue", "IloTokiCore", "IloTokiEngineLive", "IloTokiLocking"],
-                swiftSettings: jdkInclude == nil ? [] : [.unsafeFlags(["-Xcc", "-I\(include)", "-Xcc", "-I\(include)/linux"])]
+                // For Android (ILOTOKI_JNI=android) jni.h is the NDK's, never the host JDK's.
+                swiftSettings: jdkInclude == nil || Context.environment["ILOTOKI_JNI"] == "android"
+                    ? [] : [.unsafeFlags(["-Xcc", "-I\(include)", "-Xcc", "-I\(include)/linux"])]
             ),
         ]
     }

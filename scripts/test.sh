@@ -10,6 +10,7 @@ cd "$REPO_ROOT"
 "$REPO_ROOT/scripts/fetch-test-models.sh"
 
 "$REPO_ROOT/scripts/check-apple.sh"
+"$REPO_ROOT/scripts/check-android.sh"
 
 log "C core tests"
 build/llm/bin/output_filter_test

@@ -41,7 +41,8 @@ final class Session {
     }
 
     /// Does one action of the screen. Returns what the Java side needs back: the copied text,
-    /// or `{"licence": entry}` when a download needs the licence accepted first.
+    /// or `{"licence": {"entry", "name", "summary", "url"}}` when a download needs the licence
+    /// accepted first.
     func perform(_ action: String, _ argument: String?) async throws -> String? {
         func text() throws -> String {
             guard let argument else { throw BridgeError.null("\(action) needs an argument") }
@@ -125,7 +126,7 @@ final class Session {
 
     private func outcome(_ outcome: ActionOutcome) throws -> String? {
         guard case .showLicence(let entry) = outcome else { return nil }
-        return try ScreenJSON.encode(["licence": entry])
+        return try ScreenJSON.encode(["licence": LicenceOffer(entry: entry)])
     }
 
     /// Tells the listener whenever anything a screen shows changes, and streams what the
@@ -154,6 +155,15 @@ final class Session {
         callbacks.post(.changed)
         track()
     }
+}
+
+/// What a download that needs the model licence accepted first answers: the model, and the
+/// licence to show before "acceptLicence".
+struct LicenceOffer: Encodable {
+    var entry: CatalogEntry
+    var name = ModelCatalog.modelLicence.name
+    var summary = ModelCatalog.modelLicence.summary
+    var url = ModelCatalog.modelLicence.url.absoluteString
 }
 
 /// The argument of "addModel" and "useModelFile": `{"path": "...", "format": "sourceTarget", "name": null}`.

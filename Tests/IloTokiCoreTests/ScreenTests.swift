@@ -294,7 +294,9 @@ import Testing
         let about = try object(ScreenJSON.encode(AboutPage(model: model, strings: Self.strings)))
         #expect((about["licences"] as? [String])?.count == 5)
         let strings = try object(ScreenJSON.strings(UIStrings(language: .russian)))
-        #expect(strings.count == UIText.allCases.count && strings["translate"] as? String == UIStrings(language: .russian)[.translate])
+        #expect(strings.count == UIText.allCases.count + Language.allCases.count)
+        #expect(strings["translate"] as? String == UIStrings(language: .russian)[.translate])
+        #expect(strings["language.tok"] as? String == "toki pona")
     }
 
     @Test func percentagesDatesAndSizesInOnePlace() {

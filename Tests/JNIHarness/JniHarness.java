@@ -146,6 +146,11 @@ public final class JniHarness {
         Map<String, Object> first = Json.object(NativeBridge.screen(handle, "main"));
         check(strings.get("modelNotDownloaded").equals(target(first)), "a new store says the model is not downloaded");
         check(slabAction(first).equals("download"), "and the slab downloads it");
+        // The slab asks for the model licence first (and downloads nothing until it is accepted).
+        String offer = NativeBridge.perform(handle, "pressSlab", null);
+        check(offer != null && Json.<Map<String, Object>>at(Json.object(offer), "licence", "entry").get("id") != null
+            && ((String) Json.<Map<String, Object>>at(Json.object(offer), "licence").get("summary")).contains("Gemma"),
+            "pressing the slab on a new store offers the model licence first (" + offer + ")");
         for (String place : new String[] {"models", "history", "olin", "settings", "about"}) {
             check(Json.parse(NativeBridge.screen(handle, place)) instanceof Map, "screen(" + place + ") is a JSON object");
         }

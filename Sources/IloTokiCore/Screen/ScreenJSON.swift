@@ -10,8 +10,11 @@ public enum ScreenJSON {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// Every UI string in `strings`' language, keyed by `UIText`'s case names.
+    /// Every UI string in `strings`' language, keyed by `UIText`'s case names, and each
+    /// language's own name under "language.<code>" (what a language chooser lists).
     public static func strings(_ strings: UIStrings) throws -> String {
-        try encode(Dictionary(uniqueKeysWithValues: UIText.allCases.map { ($0.rawValue, strings[$0]) }))
+        var table = Dictionary(uniqueKeysWithValues: UIText.allCases.map { ($0.rawValue, strings[$0]) })
+        for language in Language.allCases { table["language.\(language.code)"] = language.endonym }
+        return try encode(table)
     }
 }

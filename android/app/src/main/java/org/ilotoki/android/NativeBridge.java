@@ -68,8 +68,9 @@ public final class NativeBridge {
      * removeHistoryEntry ID, reuse ID, clearHistory, refresh, setKeepHistory true|false,
      * setTranslateAsYouType true|false, setTheme light|dark|system, setSitelenPonaFont FAMILY.
      *
-     * @return the copied text for "copy"; {"licence": entry} when a download needs the model
-     *     licence accepted first (then call acceptLicence); otherwise null
+     * @return the copied text for "copy"; {"licence": {"entry", "name", "summary", "url"}} when a
+     *     download needs the model licence accepted first (show it, then call acceptLicence with
+     *     the entry's id); otherwise null
      */
     public static native String perform(long handle, String action, String argument);
 
