@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
 done
 
 [ -f "$model" ] || "$REPO_ROOT/scripts/fetch-test-models.sh" >&2
-llama_bench=$("$REPO_ROOT/scripts/build-llama-bench.sh")
+llama_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-bench)
 swift build -c release --product ilotoki >&2
 ilotoki="$REPO_ROOT/.build/release/ilotoki"
 work=$(mktemp -d)

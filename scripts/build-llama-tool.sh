@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds one of llama.cpp's own tools from the same pinned source and with the same flags as
+# the library the product links, cached beside it, and prints its path:
+#   scripts/build-llama-tool.sh llama-bench      (compared like for like with ilotoki bench)
+#   scripts/build-llama-tool.sh llama-quantize   (the model pipeline's quantization ladder)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+tool=${1:?usage: build-llama-tool.sh llama-bench|llama-quantize}
+case "$tool" in
+llama-bench | llama-quantize) ;;
+*) die "build-llama-tool.sh builds llama-bench or llama-quantize, not $tool" ;;
+esac
+
+"$REPO_ROOT/scripts/build-llm.sh" >&2
+source_dir=$(cat "$BUILD_DIR/llm/llama-source-dir")
+llama_dir=$(cat "$BUILD_DIR/llm/llama-build-dir")
+mapfile -t flags <"$BUILD_DIR/llm/llama-cmake-flags"
+# The same flags, but with the tools (and the common library they need) switched on.
+flags=("${flags[@]/-DLLAMA_BUILD_TOOLS=OFF/-DLLAMA_BUILD_TOOLS=ON}")
+flags=("${flags[@]/-DLLAMA_BUILD_COMMON=OFF/-DLLAMA_BUILD_COMMON=ON}")
+tools_dir="$llama_dir/tools-build"
+if [ ! -x "$tools_dir/bin/$tool" ]; then
+    log "building $tool (a few minutes the first time)"
+    cmake -S "$source_dir" -B "$tools_dir" -G Ninja "${flags[@]}" >"$llama_dir/tools-configure.log" 2>&1 \
+        || { tail -30 "$llama_dir/tools-configure.log" >&2; die "configuring llama.cpp's tools failed"; }
+    ninja -C "$tools_dir" "$tool" >"$llama_dir/tools-build.log" 2>&1 \
+        || { tail -30 "$llama_dir/tools-build.log" >&2; die "building $tool failed"; }
+fi
+echo "$tools_dir/bin/$tool"
