@@ -81,6 +81,23 @@ venv_pip() {
     "$VENV_PYTHON" -m pip --disable-pip-version-check "$@"
 }
 
+# torch, transformers, PEFT and the rest of the model pipeline, pinned (scripts/pins.sh), in
+# the same environment. Several GB the first time; a minute or two from pip's cache after.
+ensure_model_tools() {
+    ensure_venv
+    if ! "$VENV_PYTHON" - "${MODEL_TOOLS_REQUIREMENTS[@]}" <<'PY' 2>/dev/null; then
+import sys
+from importlib.metadata import version
+for requirement in sys.argv[1:]:
+    name, wanted = requirement.split("==")
+    if version(name).split("+")[0] != wanted:
+        sys.exit(1)
+PY
+        log "installing the model pipeline's Python packages into $VENV_DIR (torch, transformers, PEFT; several GB)"
+        venv_pip install --quiet "${MODEL_TOOLS_REQUIREMENTS[@]}" >&2 || die "could not install the model pipeline's packages"
+    fi
+}
+
 # cmake and ninja build llama.cpp; from Debian when possible, otherwise from PyPI (into the
 # environment under build/).
 ensure_build_tools() {

@@ -22,3 +22,13 @@ SITELEN_FONT_PACKAGE=sitelen-layer-static
 SITELEN_FONT_VERSION=0.1.1
 SITELEN_FONT_WHEEL_SHA256=7f5292a83b1b2e35af03603b95fd015093376a9559b153a49d2cdeacb910c824
 SITELEN_FONT_FILE=sitelen-seli-kiwen-asuki.ttf
+
+# The model pipeline (scripts/merge-and-quantize.sh): the versions llama.cpp's converter is
+# tested with (its requirements/requirements-convert_hf_to_gguf.txt), PEFT for the test's
+# reference and the merge of old adapters, huggingface_hub for repo ids. torch comes from
+# PyPI, which carries only its CUDA build (about 4.6 GB with its CUDA libraries; it runs on
+# the CPU all the same).
+MODEL_TOOLS_REQUIREMENTS=(
+    "torch==2.11.0" "transformers==4.57.6" "peft==0.17.1" "sentencepiece==0.2.1" "protobuf==4.25.8"
+    "numpy==2.2.6" "safetensors==0.6.2" "huggingface_hub==0.36.0"
+)

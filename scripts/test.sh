@@ -24,6 +24,7 @@ export GSK_RENDERER=cairo NO_AT_BRIDGE=1
 xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build "$@"
 
 "$REPO_ROOT/scripts/test-jni.sh"
+"$REPO_ROOT/scripts/test-model-pipeline.sh"
 
 log "benchmark smoke run (tiny model)"
 ILOTOKI_HOME="$(mktemp -d)" "$(swift build --show-bin-path)/ilotoki" bench --model build/test-models/tiny.gguf --prompts 3 --max-tokens 8 >/dev/null
