@@ -6,7 +6,8 @@
 #                                 [--out DIR]
 #
 # BASE and ADAPTER are local directories or Hugging Face repo ids (fetched with
-# huggingface_hub, which honours HF_ENDPOINT and HF_TOKEN). Writes into build/models/ (or --out):
+# huggingface_hub, which honours HF_ENDPOINT and HF_TOKEN, into HF_HUB_CACHE or
+# ~/.cache/ilotoki/huggingface). Writes into build/models/ (or --out):
 #   NAME-F16.gguf                 the merged model (scripts/merge_lora.py, then llama.cpp's
 #                                 convert_hf_to_gguf.py from the pinned source)
 #   NAME-<QUANT>.gguf             one file per ladder step (llama-quantize, same source)
@@ -61,7 +62,7 @@ resolve() {
     "$VENV_PYTHON" -c 'import os, sys
 from huggingface_hub import snapshot_download
 print(snapshot_download(sys.argv[1], cache_dir=sys.argv[2], token=os.environ.get("HF_TOKEN") or None,
-      allow_patterns=["*.json", "*.safetensors", "tokenizer.model", "*.txt"]))' "$1" "$ILOTOKI_CACHE/huggingface" \
+      allow_patterns=["*.json", "*.safetensors", "tokenizer.model", "*.txt"]))' "$1" "${HF_HUB_CACHE:-$ILOTOKI_CACHE/huggingface}" \
         || die "could not fetch $1 (a private repo needs HF_TOKEN)"
 }
 base=$(resolve "$base" | tail -1)

@@ -8,11 +8,14 @@ and a LoRA adapter built here go through scripts/merge-and-quantize.sh, and
 3. every ladder file loads and generates in our core, and NAME.catalog.json matches the files
    byte for byte (sizes, sha256) and is a catalog the app accepts;
 4. the same language model saved as a multimodal Gemma 3 merges to the same tokens;
-5. what is not a Gemma base or not an adapter is refused with a message.
+5. BASE and ADAPTER given as repo ids are fetched through HF_ENDPOINT with HF_TOKEN (from a
+   server on 127.0.0.1 that answers like Hugging Face), and merge the same;
+6. what is not a Gemma base or not an adapter is refused with a message.
 
     test_model_pipeline.py WORK_DIR
 """
 import hashlib
+import http.server
 import json
 import os
 import pathlib
@@ -20,6 +23,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import warnings
 
@@ -101,6 +105,52 @@ def sha256(path: pathlib.Path) -> str:
     return digest.hexdigest()
 
 
+class HubHandler(http.server.BaseHTTPRequestHandler):
+    """Answers huggingface_hub like Hugging Face does, for the repos in `repos`, and only
+    with the token in `token`: the repo's info, then each file under resolve/."""
+    repos: dict[str, pathlib.Path] = {}
+    token = ""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    requests: list[str] = []
+
+    def log_message(self, *arguments) -> None:
+        pass
+
+    def reply(self, status: int, body: bytes = b"", headers: dict | None = None, head: bool = False) -> None:
+        self.send_response(status)
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+    def serve(self, head: bool) -> None:
+        self.requests.append(f"{self.command} {self.path}")
+        if self.headers.get("authorization") != f"Bearer {self.token}":
+            return self.reply(401, b'{"error": "Invalid credentials"}', {"X-Error-Code": "RepoNotFound"}, head)
+        path = self.path.split("?")[0]
+        for repo, directory in self.repos.items():
+            if path.startswith(f"/api/models/{repo}/revision/"):
+                files = [{"rfilename": p.name} for p in sorted(directory.iterdir()) if p.is_file()]
+                body = json.dumps({"id": repo, "sha": self.commit, "siblings": files, "private": True}).encode()
+                return self.reply(200, body, {"Content-Type": "application/json"}, head)
+            prefix = f"/{repo}/resolve/"
+            if path.startswith(prefix):
+                file = directory / path[len(prefix):].split("/", 1)[1]
+                if not file.is_file():
+                    return self.reply(404, b"", {"X-Error-Code": "EntryNotFound"}, head)
+                body = file.read_bytes()
+                return self.reply(200, body, {"ETag": f'"{hashlib.sha256(body).hexdigest()}"', "X-Repo-Commit": self.commit}, head)
+        self.reply(404, b"", {"X-Error-Code": "RepoNotFound"}, head)
+
+    def do_GET(self) -> None:
+        self.serve(head=False)
+
+    def do_HEAD(self) -> None:
+        self.serve(head=True)
+
+
 def main() -> None:
     work = pathlib.Path(sys.argv[1])
     source = pathlib.Path(run(ROOT / "scripts/llama-source.sh").stdout.strip())
@@ -156,7 +206,27 @@ def main() -> None:
     if result.returncode == 0:
         check(greedy(models / "pipeline-multimodal-F16.gguf") == expected, "and gives the same tokens: its language model, without the vision tower")
 
-    # 5. Refusals.
+    # 5. Repo ids, through a mirror, with a token.
+    HubHandler.repos = {"example/tiny-gemma3": base, "example/tiny-gemma3-lora": adapter}
+    HubHandler.token = "hf_test_token"
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), HubHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    hub = dict(os.environ, HF_ENDPOINT=f"http://127.0.0.1:{server.server_port}", HF_TOKEN="hf_test_token",
+               HF_HUB_CACHE=str(work / "hub-cache"), HF_HUB_DISABLE_TELEMETRY="1")
+    result = run(ROOT / "scripts/merge-and-quantize.sh", "example/tiny-gemma3", "example/tiny-gemma3-lora", "pipeline-hub",
+                 "--out", models, "--ladder", "", env=hub)
+    check(result.returncode == 0, "BASE and ADAPTER as repo ids, fetched through HF_ENDPOINT with HF_TOKEN"
+          + ("" if result.returncode == 0 else ": " + result.stderr[-1500:]))
+    if result.returncode == 0:
+        check(greedy(models / "pipeline-hub-F16.gguf") == expected, "and the same tokens")
+    check(any(r.startswith("GET /api/models/example/tiny-gemma3/") for r in HubHandler.requests), "huggingface_hub asked the mirror")
+    result = run(ROOT / "scripts/merge-and-quantize.sh", "example/tiny-gemma3", "example/tiny-gemma3-lora", "pipeline-hub",
+                 "--out", models, "--ladder", "", env=dict(hub, HF_TOKEN="wrong", HF_HUB_CACHE=str(work / "hub-cache-2")))
+    check(result.returncode != 0 and "could not fetch example/tiny-gemma3" in result.stderr,
+          f"a wrong token is refused with a message: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else ''}")
+    server.shutdown()
+
+    # 6. Refusals.
     result = run(sys.executable, ROOT / "scripts/merge_lora.py", base, base, work / "refused")
     check(result.returncode != 0 and "is not a PEFT adapter" in result.stderr, f"a directory that is not an adapter is refused: {result.stderr.strip()}")
     other = work / "not-gemma"
