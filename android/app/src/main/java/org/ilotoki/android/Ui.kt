@@ -18,7 +18,6 @@ import androidx.compose.foundation.layout.safeDrawingPadding
 import androidx.compose.foundation.layout.size
 import androidx.compose.foundation.layout.sizeIn
 import androidx.compose.foundation.layout.fillMaxHeight
-import androidx.compose.foundation.layout.offset
 import androidx.compose.foundation.rememberScrollState
 import androidx.compose.foundation.shape.CircleShape
 import androidx.compose.foundation.text.BasicText
@@ -37,6 +36,7 @@ import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.text.font.FontWeight
 import androidx.compose.ui.unit.dp
 import androidx.compose.ui.window.Dialog
+import androidx.compose.ui.zIndex
 import org.json.JSONArray
 import org.json.JSONObject
 
@@ -121,8 +121,9 @@ class Ui(
             } else {
                 Column {
                     Plate(source, isTarget = false)
-                    Box(Modifier.fillMaxWidth().height(Design.Spacing.EXTRA_LARGE.dp), contentAlignment = Alignment.Center) {
-                        Box(Modifier.offset(y = 0.dp).size(Design.KNOB.dp)) { Knob() }
+                    // The knob is taller than the gap: drawn above both plates, on their seam.
+                    Box(Modifier.fillMaxWidth().height(Design.Spacing.EXTRA_LARGE.dp).zIndex(1f), contentAlignment = Alignment.Center) {
+                        Knob()
                     }
                     Plate(target, isTarget = true)
                 }
@@ -160,8 +161,14 @@ class Ui(
                 val message = plate.getBoolean("isMessage")
                 BasicText(text, style = if (message) fonts.body(palette, Design.TypeSize.BODY, ink) else style)
             } else {
+                // What is typed is the truth until the model's text changes by itself (swap,
+                // a sample phrase, a history entry): then the field takes the model's text.
                 var editing by remember { mutableStateOf(text) }
-                if (editing != text && !text.startsWith(editing)) editing = text
+                var seen by remember { mutableStateOf(text) }
+                if (text != seen) {
+                    seen = text
+                    if (text != editing) editing = text
+                }
                 BasicTextField(editing, { editing = it; act("setSourceText", it) }, textStyle = style,
                     modifier = Modifier.fillMaxWidth().heightIn(min = 96.dp)
                         .semantics { contentDescription = bridge.text("sourcePlaceholder") },
