@@ -120,12 +120,14 @@ class Adapter:
         self.fan_in_fan_out = bool(config.get("fan_in_fan_out", False))
         version = str(config.get("peft_version") or "0")
         self.peft_version = tuple(int(part) for part in re.findall(r"\d+", version)[:2]) or (0,)
-        self.tensors: dict[str, torch.Tensor] = {}
-        with safe_open(weights, "pt") as handle:
-            for key in handle.keys():
-                module = text_name(re.sub(r"^base_model\.model\.", "", key))
-                if module is not None:
-                    self.tensors[module] = handle.get_tensor(key).float()
+        # Read when needed: an adapter that saved its embedding layers carries the whole
+        # vocabulary matrix, twice.
+        self.file = safe_open(weights, "pt")
+        self.keys: dict[str, str] = {}
+        for key in self.file.keys():
+            module = text_name(re.sub(r"^base_model\.model\.", "", key))
+            if module is not None:
+                self.keys[module] = key
         self.used: set[str] = set()
 
     def scale(self, module: str) -> float:
@@ -139,10 +141,10 @@ class Adapter:
         return alpha / math.sqrt(rank) if self.rslora else alpha / rank
 
     def take(self, key: str) -> torch.Tensor | None:
-        tensor = self.tensors.get(key)
-        if tensor is not None:
-            self.used.add(key)
-        return tensor
+        if key not in self.keys:
+            return None
+        self.used.add(key)
+        return self.file.get_tensor(self.keys[key]).float()
 
     def delta(self, module: str, shape: torch.Size) -> torch.Tensor | None:
         """What the adapter adds to `module`'s weight, or None."""
@@ -167,7 +169,7 @@ class Adapter:
         return self.take(f"{module}.base_layer.weight")
 
     def check_all_used(self) -> None:
-        unused = sorted(key for key in self.tensors if key not in self.used and not key.endswith(".base_layer.weight"))
+        unused = sorted(key for key in self.keys if key not in self.used and not key.endswith(".base_layer.weight"))
         if unused:
             fail(f"the adapter has tensors that match nothing in the base: {', '.join(unused[:5])}")
 
