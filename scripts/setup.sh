@@ -21,5 +21,10 @@ if can_install_apt_packages; then
 fi
 # Python tools live in one environment under build/ (python3-venv is installed where missing).
 ensure_venv
-"$REPO_ROOT/scripts/build-llm.sh"
+if [ "$(uname -s)" = Darwin ]; then
+    # On a Mac the package links the XCFramework (Package.swift's Apple branch).
+    [ -d "$BUILD_DIR/apple/CIloTokiLLM.xcframework" ] || "$REPO_ROOT/scripts/build-apple.sh"
+else
+    "$REPO_ROOT/scripts/build-llm.sh"
+fi
 "$REPO_ROOT/scripts/fetch-fonts.sh"
