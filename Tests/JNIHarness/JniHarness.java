@@ -105,6 +105,9 @@ public final class JniHarness {
         Map<String, Object> done = await(handle, recorder, 120, model + ": the translation ends",
             s -> slabAction(s).equals("translate") && !Boolean.TRUE.equals(Json.<Map<String, Object>>at(s, "target").get("isMessage")));
         String result = target(done);
+        // The listener's thread may still be delivering the last pieces.
+        long drained = System.nanoTime() + 2_000_000_000L;
+        while (!recorder.pieces().equals(result) && System.nanoTime() < drained) recorder.awaitChange(20);
         check(recorder.pieces().equals(result),
             model + ": the streamed pieces make the translation (pieces '" + recorder.pieces() + "', plate '" + result + "')");
         System.out.println("  " + model + ": '" + text + "' -> '" + result + "' in " + recorder.pieceCount() + " pieces");
@@ -173,11 +176,15 @@ public final class JniHarness {
         while (recorder.pieceCount() == 0 && System.nanoTime() < deadline) recorder.awaitChange(20);
         check(recorder.pieceCount() > 0, "a long translation starts streaming");
         NativeBridge.perform(handle, "stop", null);
-        await(handle, recorder, 5, "a stop ends the translation at once", s -> slabAction(s).equals("translate"));
-        int afterStop = recorder.pieceCount();
+        Map<String, Object> stopped = await(handle, recorder, 5, "a stop ends the translation at once", s -> slabAction(s).equals("translate"));
+        String atStop = target(stopped);
         Thread.sleep(300);
-        check(recorder.pieceCount() == afterStop, "no piece arrives after the stop");
-        System.out.println("  stopped after " + afterStop + " pieces");
+        check(target(Json.object(NativeBridge.screen(handle, "main"))).equals(atStop), "nothing is generated after the stop");
+        // The listener's thread may still be delivering what came before the stop.
+        long drained = System.nanoTime() + 2_000_000_000L;
+        while (!recorder.pieces().equals(atStop) && System.nanoTime() < drained) recorder.awaitChange(20);
+        check(recorder.pieces().equals(atStop), "the pieces heard make the stopped translation");
+        System.out.println("  stopped after " + recorder.pieceCount() + " pieces");
 
         // Text the way Java holds it: a lone surrogate, and a character outside the BMP.
         NativeBridge.perform(handle, "setSourceText", "a\uD800b \uD83D\uDE3A");
