@@ -146,7 +146,7 @@ class Adapter:
         self.used.add(key)
         return self.file.get_tensor(self.keys[key]).float()
 
-    def delta(self, module: str, shape: torch.Size) -> torch.Tensor | None:
+    def delta(self, module: str) -> torch.Tensor | None:
         """What the adapter adds to `module`'s weight, or None."""
         a, b = self.take(f"{module}.lora_A.weight"), self.take(f"{module}.lora_B.weight")
         if a is not None and b is not None:
@@ -243,7 +243,7 @@ def merge(base: pathlib.Path, adapter_dir: pathlib.Path, out: pathlib.Path) -> N
             new_embedding = adapter.replacement(module)
             if new_embedding is None:
                 new_embedding = original.clone()
-                delta = adapter.delta(module, original.shape)
+                delta = adapter.delta(module)
                 if delta is not None:
                     if scaled_embedding(config) and adapter.peft_version < (0, 18):
                         # Trained as E * scale + dE: merged, (E + dE / scale) * scale gives the same.
@@ -257,7 +257,7 @@ def merge(base: pathlib.Path, adapter_dir: pathlib.Path, out: pathlib.Path) -> N
             if new_head is None:
                 head_base = adapter.base_layer("lm_head")
                 new_head = original if head_base is None else head_base.float()
-                delta = adapter.delta("lm_head", new_head.shape)
+                delta = adapter.delta("lm_head")
                 if delta is not None:
                     new_head = new_head + delta
                     del delta
@@ -273,7 +273,7 @@ def merge(base: pathlib.Path, adapter_dir: pathlib.Path, out: pathlib.Path) -> N
         if replacement is not None:
             writer.add(name, replacement.to(dtype))
             continue
-        delta = adapter.delta(module, weight.shape)
+        delta = adapter.delta(module)
         if delta is not None:
             if delta.shape != weight.shape:
                 fail(f"the adapter's {module} is {tuple(delta.shape)}, the base's {tuple(weight.shape)}")
