@@ -130,12 +130,15 @@ final class Session {
     }
 
     /// Tells the listener whenever anything a screen shows changes, and streams what the
-    /// target plate gains as pieces.
+    /// target plate gains as pieces. This runs again after every change (every token while
+    /// translating), so the history is observed through `model.history` rather than by
+    /// building its page, which formats a date per entry; the page's other reads (the script,
+    /// the settings) are the main screen's and the settings page's.
     private func track() {
         withObservationTracking {
             _ = MainScreen(model: model, strings: strings)
             _ = ModelsPage(model: model, strings: strings)
-            _ = HistoryPage(model: model, strings: strings, onlyOlin: false)
+            _ = model.history
             _ = SettingsPage(model: model, strings: strings, isFontInstalled: isFontInstalled)
         } onChange: { [weak self] in
             Task { @MainActor in self?.changed() }
