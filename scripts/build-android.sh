@@ -40,10 +40,8 @@ cp "$BUILD_DIR/fonts/SpaceGrotesk[wght].ttf" "$BUILD_DIR/fonts/$SITELEN_FONT_FIL
 FLAGS=(
     -DCMAKE_TOOLCHAIN_FILE="$ndk/build/cmake/android.toolchain.cmake" -DANDROID_ABI="$ABI"
     -DANDROID_PLATFORM="android-$API" -DANDROID_STL=c++_shared -DANDROID_SUPPORT_FLEXIBLE_PAGE_SIZES=ON
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DBUILD_SHARED_LIBS=OFF
-    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_TOOLS=OFF
-    -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_COMMON=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF
-    -DGGML_OPENMP=OFF -DGGML_CCACHE=OFF -DGGML_NATIVE=OFF -DGGML_CPU_ARM_ARCH=armv8.2-a+dotprod+fp16
+    "${LLAMA_STATIC_FLAGS[@]}" -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+    -DGGML_NATIVE=OFF -DGGML_CPU_ARM_ARCH=armv8.2-a+dotprod+fp16
 )
 key=$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256" "${FLAGS[*]}" "$(cat "$ndk/source.properties")" \
     "$(cat llm/src/*.cpp llm/src/*.hpp llm/include/*.h llm/CMakeLists.txt | short_hash)" | short_hash)
@@ -62,14 +60,7 @@ if [ ! -f "$dir/.complete" ]; then
         tail -30 "$dir/core.log" >&2
         die "building llm/ for Android failed (log: $dir/core.log)"
     fi
-    {
-        echo "CREATE $dir/libilotoki_llm.a"
-        for lib in "$dir/core/libilotoki_llm_core.a" "$dir/install/lib/libllama.a" "$dir/install/lib"/libggml*.a; do
-            echo "ADDLIB $lib"
-        done
-        echo "SAVE"
-        echo "END"
-    } | "$prebuilt/bin/llvm-ar" -M
+    merge_core_archive "$dir/libilotoki_llm.a" "$dir/core" "$dir/install" "$prebuilt/bin/llvm-ar"
     touch "$dir/.complete"
 fi
 cp "$dir/libilotoki_llm.a" "$out/llm/lib/"

@@ -37,12 +37,7 @@ generator=(-G "Unix Makefiles")
 command -v ninja >/dev/null && generator=(-G Ninja)
 jobs=$(cpu_count)
 
-COMMON_FLAGS=(
-    -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF
-    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF
-    -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_COMMON=OFF
-    -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DGGML_OPENMP=OFF -DGGML_CCACHE=OFF -DGGML_NATIVE=OFF
-)
+COMMON_FLAGS=("${LLAMA_STATIC_FLAGS[@]}" -DGGML_NATIVE=OFF)
 
 # Builds one slice: llama.cpp, then llm/, merged into $ILOTOKI_CACHE/apple/<key>/libilotoki_llm.a.
 # Prints that archive's path. Usage: build_slice NAME ARCH CMAKE_FLAGS…
@@ -67,9 +62,7 @@ build_slice() {
             || { tail -30 "$dir/core-configure.log" >&2; die "configuring llm/ for $name failed"; }
         cmake --build "$dir/core" -j "$jobs" >"$dir/core-build.log" 2>&1 \
             || { tail -30 "$dir/core-build.log" >&2; die "building llm/ for $name failed"; }
-        # ggml, ggml-base, ggml-cpu, ggml-blas (Accelerate) and, with Metal, ggml-metal.
-        libtool -static -o "$dir/libilotoki_llm.a" "$dir/core/libilotoki_llm_core.a" "$dir/install/lib/libllama.a" \
-            "$dir/install/lib"/libggml*.a
+        merge_core_archive "$dir/libilotoki_llm.a" "$dir/core" "$dir/install" libtool
         touch "$dir/.complete"
     fi
     echo "$dir/libilotoki_llm.a"

@@ -16,16 +16,9 @@ variant=native
 ensure_build_tools
 source_dir=$("$REPO_ROOT/scripts/llama-source.sh")
 
-# Static libraries only: no tools, examples, tests, server or curl. Position-independent
-# because Swift links them into position-independent executables and test bundles.
-LLAMA_CMAKE_FLAGS=(
-    -DCMAKE_BUILD_TYPE=Release
-    -DCMAKE_POSITION_INDEPENDENT_CODE=ON
-    -DBUILD_SHARED_LIBS=OFF
-    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF
-    -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_COMMON=OFF
-    -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DGGML_OPENMP=OFF -DGGML_CCACHE=OFF
-)
+# Static libraries only, position-independent because Swift links them into
+# position-independent executables and test bundles.
+LLAMA_CMAKE_FLAGS=("${LLAMA_STATIC_FLAGS[@]}" -DCMAKE_POSITION_INDEPENDENT_CODE=ON)
 # ggml's AMX kernels (picked by -march=native on Xeons that have AMX) die of an illegal
 # instruction on this project's CI machines; AMX exists only on server CPUs, never on the
 # phones and desktops the app runs on, so the native build leaves it out.
@@ -65,25 +58,12 @@ cmake -S "$REPO_ROOT/llm" -B "$core_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     || { tail -30 "$llama_dir/core-configure.log" >&2; die "configuring llm/ failed"; }
 ninja -C "$core_dir" >&2 || die "building llm/ failed"
 
-# One archive holding the core and every llama.cpp library it needs, so no link line
-# depends on the order of static archives.
 out="$BUILD_DIR/llm"
 [ "$variant" = avx2 ] && out="$BUILD_DIR/llm-avx2"
 mkdir -p "$out/lib" "$out/bin"
-# ggml, ggml-base and ggml-cpu everywhere; on a Mac also ggml-metal and ggml-blas.
-libs=("$core_dir/libilotoki_llm_core.a" "$llama_dir/install/lib/libllama.a" "$llama_dir/install/lib"/libggml*.a)
-if [ "$(uname -s)" = Darwin ]; then
-    # Apple's ar has no MRI scripts; its libtool merges archives.
-    libtool -static -o "$out/lib/libilotoki_llm.a.tmp" "${libs[@]}"
-else
-    {
-        echo "CREATE $out/lib/libilotoki_llm.a.tmp"
-        for lib in "${libs[@]}"; do echo "ADDLIB $lib"; done
-        echo "SAVE"
-        echo "END"
-    } | ar -M
-    ranlib "$out/lib/libilotoki_llm.a.tmp"
-fi
+archiver="ar"
+[ "$(uname -s)" = Darwin ] && archiver=libtool
+merge_core_archive "$out/lib/libilotoki_llm.a.tmp" "$core_dir" "$llama_dir/install" "$archiver"
 if cmp -s "$out/lib/libilotoki_llm.a.tmp" "$out/lib/libilotoki_llm.a"; then
     rm "$out/lib/libilotoki_llm.a.tmp"
 else

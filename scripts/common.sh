@@ -81,6 +81,38 @@ venv_pip() {
     "$VENV_PYTHON" -m pip --disable-pip-version-check "$@"
 }
 
+# The switches that make llama.cpp just the static libraries the inference core links: no
+# tools, examples, tests, server, network or OpenMP. Each build adds its platform's own.
+# shellcheck disable=SC2034 # read by the build scripts that source this file
+LLAMA_STATIC_FLAGS=(
+    -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF
+    -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_COMMON=OFF
+    -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DGGML_OPENMP=OFF -DGGML_CCACHE=OFF
+)
+
+# One archive holding the core and every llama.cpp library it needs (ggml, ggml-base,
+# ggml-cpu; on Apple platforms also ggml-metal and ggml-blas), so no link line depends on
+# the order of static archives.
+# Usage: merge_core_archive OUT CORE_BUILD_DIR LLAMA_INSTALL_DIR [AR]
+# AR reads MRI scripts (GNU ar, the NDK's llvm-ar); "libtool" merges with Apple's libtool,
+# as Apple's ar has no MRI scripts.
+merge_core_archive() {
+    local out=$1 core=$2 install=$3 ar=${4:-ar}
+    local libs=("$core/libilotoki_llm_core.a" "$install/lib/libllama.a" "$install/lib"/libggml*.a)
+    if [ "$ar" = libtool ]; then
+        libtool -static -o "$out" "${libs[@]}"
+        return
+    fi
+    {
+        echo "CREATE $out"
+        for lib in "${libs[@]}"; do echo "ADDLIB $lib"; done
+        echo "SAVE"
+        echo "END"
+    } | "$ar" -M
+    "$ar" s "$out"
+}
+
 # torch, transformers, PEFT and the rest of the model pipeline, pinned (scripts/pins.sh), in
 # the same environment. Several GB the first time; a minute or two from pip's cache after.
 ensure_model_tools() {
