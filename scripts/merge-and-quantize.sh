@@ -8,8 +8,8 @@
 # BASE and ADAPTER are local directories or Hugging Face repo ids (fetched with
 # huggingface_hub, which honours HF_ENDPOINT and HF_TOKEN, into HF_HUB_CACHE or
 # ~/.cache/ilotoki/huggingface). Writes into build/models/ (or --out):
-#   NAME-F16.gguf                 the merged model (scripts/merge_lora.py, then llama.cpp's
-#                                 convert_hf_to_gguf.py from the pinned source)
+#   NAME-F16.gguf                 the merged model (scripts/merge_lora.py, then
+#                                 scripts/convert-to-gguf.sh: llama.cpp's own converter)
 #   NAME-<QUANT>.gguf             one file per ladder step (llama-quantize, same source)
 #   NAME.catalog.json             {"entries": [...]}: per quantized file its id, name, URL,
 #                                 exact size, sha256, quantization and prompt format, the
@@ -44,7 +44,6 @@ url_base=${url_base:-https://huggingface.co/$name/resolve/main}
 display_name=${display_name:-$name}
 
 ensure_model_tools
-source_dir=$("$REPO_ROOT/scripts/llama-source.sh")
 quantize=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-quantize)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -72,10 +71,7 @@ log "merging $adapter into $base"
 "$VENV_PYTHON" "$REPO_ROOT/scripts/merge_lora.py" "$base" "$adapter" "$work/merged"
 
 log "converting to $out/$name-F16.gguf"
-PYTHONPATH="$source_dir/gguf-py${PYTHONPATH:+:$PYTHONPATH}" "$VENV_PYTHON" "$source_dir/convert_hf_to_gguf.py" \
-    "$work/merged" --outtype f16 --outfile "$out/$name-F16.gguf.tmp" >"$work/convert.log" 2>&1 \
-    || { tail -20 "$work/convert.log" >&2; die "convert_hf_to_gguf.py failed"; }
-mv "$out/$name-F16.gguf.tmp" "$out/$name-F16.gguf"
+"$REPO_ROOT/scripts/convert-to-gguf.sh" "$work/merged" "$out/$name-F16.gguf"
 
 files=()
 IFS=, read -r -a steps <<<"$ladder"

@@ -90,9 +90,9 @@ def longest_run(sequence: list[int]) -> int:
     return best
 
 
-def convert(directory: pathlib.Path, out: pathlib.Path, source: pathlib.Path) -> None:
-    environment = dict(os.environ, PYTHONPATH=str(source / "gguf-py"))
-    result = run(sys.executable, source / "convert_hf_to_gguf.py", directory, "--outtype", "f16", "--outfile", out, env=environment)
+def convert(directory: pathlib.Path, out: pathlib.Path) -> None:
+    """The conversion merge-and-quantize.sh does."""
+    result = run(ROOT / "scripts/convert-to-gguf.sh", directory, out)
     if result.returncode != 0:
         raise RuntimeError(result.stderr[-2000:])
 
@@ -153,7 +153,6 @@ class HubHandler(http.server.BaseHTTPRequestHandler):
 
 def main() -> None:
     work = pathlib.Path(sys.argv[1])
-    source = pathlib.Path(run(ROOT / "scripts/llama-source.sh").stdout.strip())
     started = time.monotonic()
     fixture = run(sys.executable, ROOT / "scripts/make-tiny-gemma3.py", work)
     if fixture.returncode != 0:
@@ -178,7 +177,7 @@ def main() -> None:
     merged = PeftModel.from_pretrained(Gemma3ForCausalLM.from_pretrained(base, dtype=torch.float32), adapter).merge_and_unload()
     merged.save_pretrained(plain_dir)
     shutil.copy(base / "tokenizer.model", plain_dir)
-    convert(plain_dir, work / "plain-F16.gguf", source)
+    convert(plain_dir, work / "plain-F16.gguf")
     plain = greedy(work / "plain-F16.gguf")
     differing = sum(got != want for got, want in zip(plain, expected))
     for prompt, got in zip(PROMPTS, plain):
