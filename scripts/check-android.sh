@@ -19,10 +19,8 @@ log "Android app: manifest, resources, names from the bridge and Core"
 import pathlib, re, sys
 import xml.etree.ElementTree as ET
 
-problems = []
-def check(condition, message):
-    if not condition:
-        problems.append(message)
+sys.path.insert(0, "scripts")
+from front_end_checks import app_version, check, finish, swift_sources, ui_text_cases
 
 android = "{http://schemas.android.com/apk/res/android}"
 app = pathlib.Path("android/app/src/main")
@@ -55,9 +53,8 @@ places = {p for pair in places for p in pair if p}
 for place in set(re.findall(r'screen\("(\w+)"\)', kotlin)) | set(re.findall(r'go\("(\w+)"\)', kotlin)) - {"main"}:
     check(place in places or place == "main", f"the session has no place {place}")
 
-core = "\n".join(p.read_text() for p in sorted(pathlib.Path("Sources/IloTokiCore").rglob("*.swift")))
-texts = core[core.index("enum UIText"):core.index("struct UIStrings")]
-text_cases = {name.strip() for group in re.findall(r"case ([a-zA-Z, ]+)", texts) for name in group.split(",")}
+core = swift_sources("Sources/IloTokiCore")
+text_cases = ui_text_cases(core)
 for key in set(re.findall(r'bridge\.text\("([\w.]+)"\)', kotlin)):
     check(key in text_cases or re.fullmatch(r"language\.(tok|en|ru|vi)", key), f"UIText has no case {key}")
 
@@ -75,13 +72,10 @@ for reference in set(re.findall(r"Design\.((?:[A-Z][a-z]\w*\.)?[A-Z_]{2,}\w*)", 
     check(re.search(rf"(const )?val {name}\b", design), f"Design.kt has no {reference}")
 
 gradle = pathlib.Path("android/app/build.gradle.kts").read_text()
-version = re.search(r'version = "([^"]+)"', pathlib.Path("Sources/IloTokiCore/Screen/AboutPage.swift").read_text()).group(1)
+version = app_version()
 check(f'versionName = "{version}"' in gradle, f"the app's versionName is not AboutPage.version ({version})")
 check('abiFilters += listOf("arm64-v8a")' in gradle and "minSdk = 28" in gradle, "the app is not arm64-v8a from API 28")
 check('dependsOn(buildNative)' in gradle and '"./scripts/build-android.sh"' in gradle, "Gradle does not run scripts/build-android.sh first")
 
-if problems:
-    print("\n".join(problems), file=sys.stderr)
-    sys.exit(1)
-print(f"checked the manifest, {len(list((app / 'res').rglob('*.xml')))} resource files and {kotlin.count(chr(10))} lines of Kotlin against the bridge and Core")
+finish(f"checked the manifest, {len(list((app / 'res').rglob('*.xml')))} resource files and {kotlin.count(chr(10))} lines of Kotlin against the bridge and Core")
 PY

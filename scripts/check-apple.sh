@@ -34,11 +34,10 @@ log "Apple app: plists, project.yml, manifest branches, names from Core"
 import json, plistlib, re, sys, pathlib
 import yaml
 
+sys.path.insert(0, "scripts")
+from front_end_checks import app_version, check, finish, swift_sources, ui_text_cases
+
 apple, linux = (json.load(open(path)) for path in sys.argv[1:3])
-problems = []
-def check(condition, message):
-    if not condition:
-        problems.append(message)
 
 def plist(path):
     with open(path, "rb") as f:
@@ -49,7 +48,7 @@ info = plist("Apple/IloToki/Info.plist")
 for key in ["CFBundleIdentifier", "CFBundleExecutable", "CFBundleShortVersionString", "UILaunchScreen",
             "UISupportedInterfaceOrientations~ipad", "ITSAppUsesNonExemptEncryption"]:
     check(key in info, f"Info.plist has no {key}")
-version = re.search(r'version = "([^"]+)"', open("Sources/IloTokiCore/Screen/AboutPage.swift").read()).group(1)
+version = app_version()
 check(info.get("CFBundleShortVersionString") == version, f"Info.plist's version is not AboutPage.version ({version})")
 memory = plist("Apple/IloToki/IloToki.entitlements")
 for key in ["com.apple.developer.kernel.increased-memory-limit", "com.apple.developer.kernel.extended-virtual-addressing"]:
@@ -99,11 +98,10 @@ check(set(app.get("supportedDestinations", [])) == {"iOS", "macOS"}, "the app is
 check(app["settings"]["base"]["PRODUCT_BUNDLE_IDENTIFIER"] == "org.ilotoki.IloToki", "the bundle id is not the app id")
 
 # The names the app takes from Core and the design.
-swift = "\n".join(p.read_text() for p in sorted(pathlib.Path("Apple").rglob("*.swift")))
-core = "\n".join(p.read_text() for p in sorted(pathlib.Path("Sources/IloTokiCore").rglob("*.swift")))
-design = "\n".join(p.read_text() for p in sorted(pathlib.Path("Sources/IloTokiDesign").rglob("*.swift")))
-texts = set(re.findall(r"case ([a-zA-Z, ]+)", core[core.index("enum UIText"):core.index("struct UIStrings")]))
-text_cases = {name.strip() for group in texts for name in group.split(",")}
+swift = swift_sources("Apple")
+core = swift_sources("Sources/IloTokiCore")
+design = swift_sources("Sources/IloTokiDesign")
+text_cases = ui_text_cases(core)
 for key in set(re.findall(r"strings\[\.(\w+)\]", swift)) | set(re.findall(r"strings\(\.(\w+),", swift)):
     check(key in text_cases, f"UIText has no case {key}")
 icons = re.search(r"enum IconName[^{]*\{\s*case ([^\n]+)", design).group(1)
@@ -116,10 +114,7 @@ for token in set(re.findall(r"Tokens\.(\w+(?:\.\w+)?)", swift)):
     last = token.split(".")[-1]
     check(re.search(rf"static let {last}\b", design), f"Tokens has no {token}")
 
-if problems:
-    print("\n".join(problems), file=sys.stderr)
-    sys.exit(1)
-print(f"checked {len(list(pathlib.Path('Apple').rglob('*.swift')))} Swift files, 4 plists, project.yml and both manifest branches")
+finish(f"checked {len(list(pathlib.Path('Apple').rglob('*.swift')))} Swift files, 4 plists, project.yml and both manifest branches")
 PY
 
 log "scripts: bash -n and shellcheck"
