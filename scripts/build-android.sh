@@ -50,16 +50,13 @@ if [ ! -f "$dir/.complete" ]; then
     log "building llama.cpp and llm/ for $ABI into $dir"
     rm -rf "$dir"
     mkdir -p "$dir"
-    if ! { cmake -S "$source_dir" -B "$dir/llama" -G Ninja "${FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$dir/install" \
-        && ninja -C "$dir/llama" install; } >"$dir/llama.log" 2>&1; then
-        tail -30 "$dir/llama.log" >&2
-        die "building llama.cpp for Android failed (log: $dir/llama.log)"
-    fi
-    if ! { cmake -S llm -B "$dir/core" -G Ninja "${FLAGS[@]}" -DILOTOKI_LLM_TESTS=OFF -DCMAKE_PREFIX_PATH="$dir/install" \
-        -DCMAKE_FIND_ROOT_PATH="$dir/install" -DLLAMA_SOURCE_DIR="$source_dir" && ninja -C "$dir/core"; } >"$dir/core.log" 2>&1; then
-        tail -30 "$dir/core.log" >&2
-        die "building llm/ for Android failed (log: $dir/core.log)"
-    fi
+    run_logged "$dir/llama-configure.log" "configuring llama.cpp for Android" \
+        cmake -S "$source_dir" -B "$dir/llama" -G Ninja "${FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$dir/install"
+    run_logged "$dir/llama-build.log" "building llama.cpp for Android" ninja -C "$dir/llama" install
+    run_logged "$dir/core-configure.log" "configuring llm/ for Android" \
+        cmake -S llm -B "$dir/core" -G Ninja "${FLAGS[@]}" -DILOTOKI_LLM_TESTS=OFF -DCMAKE_PREFIX_PATH="$dir/install" \
+        -DCMAKE_FIND_ROOT_PATH="$dir/install" -DLLAMA_SOURCE_DIR="$source_dir"
+    run_logged "$dir/core-build.log" "building llm/ for Android" ninja -C "$dir/core"
     merge_core_archive "$dir/libilotoki_llm.a" "$dir/core" "$dir/install" "$prebuilt/bin/llvm-ar"
     touch "$dir/.complete"
 fi

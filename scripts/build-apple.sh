@@ -53,15 +53,13 @@ build_slice() {
         log "building $name ($arch) into $dir"
         rm -rf "$dir"
         mkdir -p "$dir"
-        cmake -S "$source_dir" -B "$dir/llama" "${generator[@]}" "${flags[@]}" -DCMAKE_INSTALL_PREFIX="$dir/install" \
-            >"$dir/llama-configure.log" 2>&1 || { tail -30 "$dir/llama-configure.log" >&2; die "configuring llama.cpp for $name failed"; }
-        cmake --build "$dir/llama" --target install -j "$jobs" >"$dir/llama-build.log" 2>&1 \
-            || { tail -30 "$dir/llama-build.log" >&2; die "building llama.cpp for $name failed"; }
-        cmake -S "$REPO_ROOT/llm" -B "$dir/core" "${generator[@]}" "${flags[@]}" -DILOTOKI_LLM_TESTS=OFF \
-            -DCMAKE_PREFIX_PATH="$dir/install" -DLLAMA_SOURCE_DIR="$source_dir" >"$dir/core-configure.log" 2>&1 \
-            || { tail -30 "$dir/core-configure.log" >&2; die "configuring llm/ for $name failed"; }
-        cmake --build "$dir/core" -j "$jobs" >"$dir/core-build.log" 2>&1 \
-            || { tail -30 "$dir/core-build.log" >&2; die "building llm/ for $name failed"; }
+        run_logged "$dir/llama-configure.log" "configuring llama.cpp for $name" \
+            cmake -S "$source_dir" -B "$dir/llama" "${generator[@]}" "${flags[@]}" -DCMAKE_INSTALL_PREFIX="$dir/install"
+        run_logged "$dir/llama-build.log" "building llama.cpp for $name" cmake --build "$dir/llama" --target install -j "$jobs"
+        run_logged "$dir/core-configure.log" "configuring llm/ for $name" \
+            cmake -S "$REPO_ROOT/llm" -B "$dir/core" "${generator[@]}" "${flags[@]}" -DILOTOKI_LLM_TESTS=OFF \
+            -DCMAKE_PREFIX_PATH="$dir/install" -DLLAMA_SOURCE_DIR="$source_dir"
+        run_logged "$dir/core-build.log" "building llm/ for $name" cmake --build "$dir/core" -j "$jobs"
         merge_core_archive "$dir/libilotoki_llm.a" "$dir/core" "$dir/install" libtool
         touch "$dir/.complete"
     fi

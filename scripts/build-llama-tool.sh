@@ -22,9 +22,7 @@ flags=("${flags[@]/-DLLAMA_BUILD_COMMON=OFF/-DLLAMA_BUILD_COMMON=ON}")
 tools_dir="$llama_dir/tools-build"
 if [ ! -x "$tools_dir/bin/$tool" ]; then
     log "building $tool (a few minutes the first time)"
-    cmake -S "$source_dir" -B "$tools_dir" -G Ninja "${flags[@]}" >"$llama_dir/tools-configure.log" 2>&1 \
-        || { tail -30 "$llama_dir/tools-configure.log" >&2; die "configuring llama.cpp's tools failed"; }
-    ninja -C "$tools_dir" "$tool" >"$llama_dir/tools-build.log" 2>&1 \
-        || { tail -30 "$llama_dir/tools-build.log" >&2; die "building $tool failed"; }
+    run_logged "$llama_dir/tools-configure.log" "configuring llama.cpp's tools" cmake -S "$source_dir" -B "$tools_dir" -G Ninja "${flags[@]}"
+    run_logged "$llama_dir/tools-build.log" "building $tool" ninja -C "$tools_dir" "$tool"
 fi
 echo "$tools_dir/bin/$tool"

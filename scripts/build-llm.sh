@@ -42,20 +42,18 @@ if [ ! -f "$llama_dir/install/.complete" ]; then
     rm -rf "$llama_dir"
     mkdir -p "$llama_dir"
     start=$(date +%s)
-    cmake -S "$source_dir" -B "$llama_dir/build" -G Ninja "${LLAMA_CMAKE_FLAGS[@]}" \
-        -DCMAKE_INSTALL_PREFIX="$llama_dir/install" >"$llama_dir/configure.log" 2>&1 \
-        || { tail -30 "$llama_dir/configure.log" >&2; die "configuring llama.cpp failed (log: $llama_dir/configure.log)"; }
-    ninja -C "$llama_dir/build" install >"$llama_dir/build.log" 2>&1 \
-        || { tail -30 "$llama_dir/build.log" >&2; die "building llama.cpp failed (log: $llama_dir/build.log)"; }
+    run_logged "$llama_dir/configure.log" "configuring llama.cpp" \
+        cmake -S "$source_dir" -B "$llama_dir/build" -G Ninja "${LLAMA_CMAKE_FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$llama_dir/install"
+    run_logged "$llama_dir/build.log" "building llama.cpp" ninja -C "$llama_dir/build" install
     touch "$llama_dir/install/.complete"
     log "llama.cpp built in $(($(date +%s) - start)) s"
 fi
 
 # The core's build directory is per checkout (CMake ties a build tree to one source tree).
 core_dir="$llama_dir/core-$(printf '%s' "$REPO_ROOT" | short_hash)"
-cmake -S "$REPO_ROOT/llm" -B "$core_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_PREFIX_PATH="$llama_dir/install" -DLLAMA_SOURCE_DIR="$source_dir" >"$llama_dir/core-configure.log" 2>&1 \
-    || { tail -30 "$llama_dir/core-configure.log" >&2; die "configuring llm/ failed"; }
+run_logged "$llama_dir/core-configure.log" "configuring llm/" \
+    cmake -S "$REPO_ROOT/llm" -B "$core_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_PREFIX_PATH="$llama_dir/install" -DLLAMA_SOURCE_DIR="$source_dir"
 ninja -C "$core_dir" >&2 || die "building llm/ failed"
 
 out="$BUILD_DIR/llm"

@@ -15,6 +15,14 @@ BUILD_DIR="$REPO_ROOT/build"
 log() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# Runs a command with its output in LOG; if it fails, shows the end of the log and stops.
+# Usage: run_logged LOG WHAT COMMAND…   (stops with "WHAT failed (log: LOG)")
+run_logged() {
+    local log_file=$1 what=$2
+    shift 2
+    "$@" >"$log_file" 2>&1 || { tail -30 "$log_file" >&2; die "$what failed (log: $log_file)"; }
+}
+
 # sha256sum is GNU coreutils; macOS has shasum.
 if command -v sha256sum >/dev/null; then
     sha256_of() { sha256sum "$1" | cut -d' ' -f1; }

@@ -11,9 +11,9 @@ set -euo pipefail
 model=$1 target=$2
 ensure_model_tools
 source_dir=$("$REPO_ROOT/scripts/llama-source.sh")
-log_file=$(mktemp)
-trap 'rm -f "$log_file" "$target.tmp"' EXIT
-PYTHONPATH="$source_dir/gguf-py${PYTHONPATH:+:$PYTHONPATH}" "$VENV_PYTHON" "$source_dir/convert_hf_to_gguf.py" \
-    "$model" --outtype f16 --outfile "$target.tmp" >"$log_file" 2>&1 \
-    || { tail -20 "$log_file" >&2; die "convert_hf_to_gguf.py failed on $model"; }
+mkdir -p "$ILOTOKI_CACHE/logs"
+trap 'rm -f "$target.tmp"' EXIT
+run_logged "$ILOTOKI_CACHE/logs/convert-$(basename "$target").log" "converting $model" \
+    env PYTHONPATH="$source_dir/gguf-py${PYTHONPATH:+:$PYTHONPATH}" \
+    "$VENV_PYTHON" "$source_dir/convert_hf_to_gguf.py" "$model" --outtype f16 --outfile "$target.tmp"
 mv "$target.tmp" "$target"

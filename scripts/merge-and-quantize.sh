@@ -45,7 +45,7 @@ display_name=${display_name:-$name}
 
 ensure_model_tools
 quantize=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-quantize)
-mkdir -p "$out"
+mkdir -p "$out" "$ILOTOKI_CACHE/logs"
 out=$(cd "$out" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -78,8 +78,8 @@ IFS=, read -r -a steps <<<"$ladder"
 for step in "${steps[@]}"; do
     [ -n "$step" ] || continue
     log "quantizing $step"
-    "$quantize" "$out/$name-F16.gguf" "$out/$name-$step.gguf.tmp" "$step" >"$work/quantize-$step.log" 2>&1 \
-        || { tail -20 "$work/quantize-$step.log" >&2; die "llama-quantize $step failed"; }
+    run_logged "$ILOTOKI_CACHE/logs/quantize-$name-$step.log" "llama-quantize $step" \
+        "$quantize" "$out/$name-F16.gguf" "$out/$name-$step.gguf.tmp" "$step"
     mv "$out/$name-$step.gguf.tmp" "$out/$name-$step.gguf"
     files+=("$name-$step.gguf")
 done
