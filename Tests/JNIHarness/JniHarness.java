@@ -73,6 +73,13 @@ public final class JniHarness {
         synchronized void awaitChange(long millis) throws InterruptedException {
             wait(millis);
         }
+
+        /** Waits up to 2 s for the pieces to make `text`: the listener's thread may still be
+         *  delivering the last ones when the screen already shows them. */
+        synchronized void awaitPieces(String text) throws InterruptedException {
+            long end = System.nanoTime() + 2_000_000_000L;
+            while (!pieces.toString().equals(text) && System.nanoTime() < end) wait(20);
+        }
     }
 
     /** Waits, for up to `seconds`, until the main screen satisfies `condition`. */
@@ -105,9 +112,7 @@ public final class JniHarness {
         Map<String, Object> done = await(handle, recorder, 120, model + ": the translation ends",
             s -> slabAction(s).equals("translate") && !Boolean.TRUE.equals(Json.<Map<String, Object>>at(s, "target").get("isMessage")));
         String result = target(done);
-        // The listener's thread may still be delivering the last pieces.
-        long drained = System.nanoTime() + 2_000_000_000L;
-        while (!recorder.pieces().equals(result) && System.nanoTime() < drained) recorder.awaitChange(20);
+        recorder.awaitPieces(result);
         check(recorder.pieces().equals(result),
             model + ": the streamed pieces make the translation (pieces '" + recorder.pieces() + "', plate '" + result + "')");
         System.out.println("  " + model + ": '" + text + "' -> '" + result + "' in " + recorder.pieceCount() + " pieces");
@@ -180,9 +185,7 @@ public final class JniHarness {
         String atStop = target(stopped);
         Thread.sleep(300);
         check(target(Json.object(NativeBridge.screen(handle, "main"))).equals(atStop), "nothing is generated after the stop");
-        // The listener's thread may still be delivering what came before the stop.
-        long drained = System.nanoTime() + 2_000_000_000L;
-        while (!recorder.pieces().equals(atStop) && System.nanoTime() < drained) recorder.awaitChange(20);
+        recorder.awaitPieces(atStop);
         check(recorder.pieces().equals(atStop), "the pieces heard make the stopped translation");
         System.out.println("  stopped after " + recorder.pieceCount() + " pieces");
 
