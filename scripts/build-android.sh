@@ -43,7 +43,7 @@ FLAGS=(
     "${LLAMA_STATIC_FLAGS[@]}" -DCMAKE_POSITION_INDEPENDENT_CODE=ON
     -DGGML_NATIVE=OFF -DGGML_CPU_ARM_ARCH=armv8.2-a+dotprod+fp16
 )
-key=$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256" "${FLAGS[*]}" "$(cat "$ndk/source.properties")" \
+key=$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256:$(basename "$source_dir")" "${FLAGS[*]}" "$(cat "$ndk/source.properties")" \
     "$(cat llm/src/*.cpp llm/src/*.hpp llm/include/*.h llm/CMakeLists.txt | short_hash)" | short_hash)
 dir="$ILOTOKI_CACHE/android/$key"
 if [ ! -f "$dir/.complete" ]; then

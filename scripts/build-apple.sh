@@ -46,7 +46,7 @@ build_slice() {
     shift 2
     local flags=("${COMMON_FLAGS[@]}" -DCMAKE_OSX_ARCHITECTURES="$arch" "$@")
     local key
-    key=$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256" "${flags[*]}" "$(xcodebuild -version | head -1)" \
+    key=$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256:$(basename "$source_dir")" "${flags[*]}" "$(xcodebuild -version | head -1)" \
         "$(cat "$REPO_ROOT"/llm/src/*.cpp "$REPO_ROOT"/llm/src/*.hpp "$REPO_ROOT"/llm/include/*.h "$REPO_ROOT/llm/CMakeLists.txt" | short_hash)" | short_hash)
     local dir="$ILOTOKI_CACHE/apple/$name-$key"
     if [ ! -f "$dir/.complete" ]; then

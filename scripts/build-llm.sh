@@ -32,7 +32,7 @@ fi
 if [ -n "${LLAMA_CPP_DIR:-}" ]; then
     source_id="dir:$source_dir:$(git -C "$source_dir" rev-parse HEAD 2>/dev/null || sha256_of "$source_dir/include/llama.h")"
 else
-    source_id="pypi:$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256"
+    source_id="pypi:$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256:$(basename "$source_dir")"
 fi
 key=$(printf '%s\n' "$source_id" "${LLAMA_CMAKE_FLAGS[*]}" "$(c++ --version | head -1)" "$(cpu_fingerprint)" | short_hash)
 llama_dir="$ILOTOKI_CACHE/llama/$key"
@@ -76,7 +76,7 @@ else
         esac
     done
 fi
-cp "$core_dir/output_filter_test" "$core_dir/argmax_test" "$core_dir/c_api_test" "$core_dir/greedy_tokens" "$out/bin/"
+cp "$core_dir/output_filter_test" "$core_dir/output_rows_test" "$core_dir/argmax_test" "$core_dir/c_api_test" "$core_dir/greedy_tokens" "$out/bin/"
 printf '%s\n' "$source_dir" >"$out/llama-source-dir"
 printf '%s\n' "$llama_dir" >"$out/llama-build-dir"
 printf '%s\n' "${LLAMA_CMAKE_FLAGS[@]}" >"$out/llama-cmake-flags"

@@ -14,6 +14,7 @@ cd "$REPO_ROOT"
 
 log "C core tests"
 build/llm/bin/output_filter_test
+build/llm/bin/output_rows_test
 build/llm/bin/argmax_test
 build/llm/bin/c_api_test build/test-models
 

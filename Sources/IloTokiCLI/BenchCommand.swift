@@ -16,6 +16,7 @@ struct BenchCommand {
             OptionSpec("--prompts", .required("N"), help: "Run only the first N of the 36 prompts."),
             OptionSpec("--selection", .required("KIND"), help: "argmax (default), greedy (llama.cpp's sampler) or chain (top-k/top-p/temperature)."),
             OptionSpec("--logits-all", help: "Request logits for every prompt token, not only the last."),
+            OptionSpec("--head", .required("HEAD"), help: "trimmed (default: only the target language's rows, checked) or full (llama.cpp's)."),
             OptionSpec("--json", help: "Write the figures as JSON."),
         ],
         details: """
@@ -41,6 +42,13 @@ struct BenchCommand {
         let prefillTokensPerSecond: Double
         let decodeTokensPerSecond: Double
         let majorPageFaults: Int
+        let targetLanguage: String
+        let tokens: [Int32]
+        let headRows: Int
+        let headChecks: Int
+        let headRollbacks: Int
+        let headFullSteps: Int
+        let headFellBack: Bool
     }
 
     struct RunFigures: Codable {
@@ -56,6 +64,10 @@ struct BenchCommand {
         let majorPageFaults: Int
         let peakRSSMiB: Double
         let peakAnonymousRSSMiB: Double
+        let headChecks: Int
+        let headRollbacks: Int
+        let headFullSteps: Int
+        let headFellBack: Int
     }
 
     struct Report: Codable {
@@ -66,6 +78,8 @@ struct BenchCommand {
         let maxTokens: Int
         let selection: String
         let logitsForAllPromptTokens: Bool
+        let head: String
+        let trimmedHeadAvailable: Bool
         let performanceCoreCount: Int
         let runs: [RunFigures]
     }
@@ -84,6 +98,7 @@ struct BenchCommand {
         case "chain": selection = .llamaSamplingChain
         case let other: throw UsageError(message: "--selection '\(other)': use argmax, greedy or chain.", command: "bench")
         }
+        let head = try Self.outputHead(arguments.value("--head"), command: "bench")
         let chosen = PerformanceCores.count
         let threadCounts = try arguments.value("--threads").map { list in
             try list.split(separator: ",").map { part -> Int in
@@ -99,20 +114,25 @@ struct BenchCommand {
 
         var runs: [RunFigures] = []
         var description = ""
+        var trimmable = false
         for threads in threadCounts {
             if !json { console.err("threads \(threads): loading \(path)\n") }
             let start = ContinuousClock.now
             let engine = try await Engine.load(path: path, options: Engine.Options(threads: threads))
             let loadMs = milliseconds(ContinuousClock.now - start)
             description = engine.info.description
-            // Warm up: pages in, compute buffers allocated, caches hot.
-            _ = try await generate(engine, format.translationPrompt(for: "toki!", direction: .tokiPonaToEnglish), maxTokens: 8, selection: selection)
+            trimmable = engine.info.trimmedHead
+            // Warm up: pages in, compute buffers allocated, caches hot, every direction's rows known.
+            for direction in TranslationDirection.all {
+                _ = try await generate(
+                    engine, format.translationPrompt(for: "toki!", direction: direction), maxTokens: 4, selection: selection, head: head)
+            }
 
             var figures: [PromptFigures] = []
             var peakAnonymous = memory().anonymous
             for (index, prompt) in prompts.enumerated() {
-                let stats = try await generate(
-                    engine, format.translationPrompt(for: prompt.text, direction: prompt.direction), maxTokens: maxTokens, selection: selection)
+                let translationPrompt = format.translationPrompt(for: prompt.text, direction: prompt.direction)
+                let stats = try await generate(engine, translationPrompt, maxTokens: maxTokens, selection: selection, head: head)
                 peakAnonymous = max(peakAnonymous, memory().anonymous)
                 figures.append(
                     PromptFigures(
@@ -120,13 +140,17 @@ struct BenchCommand {
                         generatedTokens: stats.generatedTokens, decodedTokens: stats.decodedTokens,
                         firstPieceMs: stats.firstPieceMilliseconds, prefillMs: stats.prefillMilliseconds, decodeMs: stats.decodeMilliseconds,
                         selectionMs: stats.selectionMilliseconds, prefillTokensPerSecond: stats.prefillTokensPerSecond,
-                        decodeTokensPerSecond: stats.decodeTokensPerSecond, majorPageFaults: stats.majorPageFaults))
+                        decodeTokensPerSecond: stats.decodeTokensPerSecond, majorPageFaults: stats.majorPageFaults,
+                        targetLanguage: prompt.direction.target.code, tokens: stats.tokens, headRows: stats.head.rows,
+                        headChecks: stats.head.checks, headRollbacks: stats.head.rollbacks, headFullSteps: stats.head.fullHeadSteps,
+                        headFellBack: stats.head.fellBack))
                 if !json {
                     console.err(
                         String(
-                            format: "  %2d %@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d\n",
+                            format: "  %2d %@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d   head %6d rows, %d checks, %d rollbacks%@\n",
                             index + 1, prompt.direction.description, stats.promptTokens, stats.prefillTokensPerSecond,
-                            stats.generatedTokens, stats.decodeTokensPerSecond, stats.firstPieceMilliseconds, stats.majorPageFaults))
+                            stats.generatedTokens, stats.decodeTokensPerSecond, stats.firstPieceMilliseconds, stats.majorPageFaults,
+                            stats.head.rows, stats.head.checks, stats.head.rollbacks, stats.head.fellBack ? " → full head" : ""))
                 }
             }
             let decoded = figures.reduce(0) { $0 + $1.decodedTokens }
@@ -143,13 +167,15 @@ struct BenchCommand {
                     medianFirstPieceMs: median(figures.map(\.firstPieceMs)),
                     selectionMsPerToken: decoded > 0 ? selectionMs / Double(figures.reduce(0) { $0 + $1.generatedTokens }) : 0,
                     majorPageFaults: figures.reduce(0) { $0 + $1.majorPageFaults },
-                    peakRSSMiB: memory().peak, peakAnonymousRSSMiB: peakAnonymous))
+                    peakRSSMiB: memory().peak, peakAnonymousRSSMiB: peakAnonymous,
+                    headChecks: figures.reduce(0) { $0 + $1.headChecks }, headRollbacks: figures.reduce(0) { $0 + $1.headRollbacks },
+                    headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count))
         }
 
         let report = Report(
             model: path, modelBytes: bytes, description: description, backend: Engine.backendVersion, maxTokens: maxTokens,
             selection: arguments.value("--selection") ?? "argmax", logitsForAllPromptTokens: arguments.has("--logits-all"),
-            performanceCoreCount: chosen, runs: runs)
+            head: head.rawValue, trimmedHeadAvailable: trimmable, performanceCoreCount: chosen, runs: runs)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -160,8 +186,12 @@ struct BenchCommand {
         return CLI.Status.ok
     }
 
-    private func generate(_ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection) async throws -> GenerationStats {
-        let options = GenerationOptions(maxTokens: maxTokens, selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"))
+    private func generate(
+        _ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection, head: OutputHead
+    ) async throws -> GenerationStats {
+        let options = GenerationOptions(
+            maxTokens: maxTokens, selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"), head: head,
+            targetLanguage: prompt.targetLanguage.code)
         for try await event in engine.events(prompt: prompt.prompt, options: options) {
             if case .finished(let stats) = event { return stats }
         }
@@ -170,7 +200,8 @@ struct BenchCommand {
 
     private func summary(_ report: Report) -> String {
         var text = "\n\(report.description) (\(ByteSize.text(report.modelBytes))), llama.cpp \(report.backend)\n"
-        text += "\(report.runs.first?.prompts.count ?? 0) prompts, up to \(report.maxTokens) tokens each, selection \(report.selection)\n\n"
+        text += "\(report.runs.first?.prompts.count ?? 0) prompts, up to \(report.maxTokens) tokens each, selection \(report.selection), "
+        text += report.head == "trimmed" && !report.trimmedHeadAvailable ? "full head (this model's cannot be trimmed)\n\n" : "\(report.head) head\n\n"
         text += "threads   load ms   prefill tok/s   decode tok/s (median)   first piece ms (median)   faults   peak RSS / anon MiB\n"
         for run in report.runs {
             let mark = run.chosenByPerformanceCoreCount ? "  ← performance_core_count()" : ""
@@ -178,11 +209,25 @@ struct BenchCommand {
                 format: "%7d %9.0f %15.1f %14.1f (%5.1f) %25.1f %8d %11.1f / %.1f%@\n", run.threads, run.loadMs, run.prefillTokensPerSecond,
                 run.decodeTokensPerSecond, run.medianDecodeTokensPerSecond, run.medianFirstPieceMs, run.majorPageFaults, run.peakRSSMiB,
                 run.peakAnonymousRSSMiB, mark)
+            if report.head == "trimmed" && report.trimmedHeadAvailable {
+                text += String(
+                    format: "        trimmed head: %d checks, %d rollbacks, %d steps with the full head, %d of %d prompts went on with the full head\n",
+                    run.headChecks, run.headRollbacks, run.headFullSteps, run.headFellBack, run.prompts.count)
+            }
         }
         return text
     }
 
     // MARK: - Helpers
+
+    /// The `--head` option's value (`trimmed` when it is not given).
+    static func outputHead(_ value: String?, command: String) throws -> OutputHead {
+        guard let value else { return .trimmed }
+        guard let head = OutputHead(rawValue: value) else {
+            throw UsageError(message: "--head '\(value)': use trimmed or full.", command: command)
+        }
+        return head
+    }
 
     @MainActor
     private func modelPath() throws -> String {

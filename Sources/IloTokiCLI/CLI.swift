@@ -171,12 +171,14 @@ struct CommandContext: Sendable {
     ///   translating a file named with `--model` can (then nothing is kept, and a note says so).
     /// - Throws: the store's error when the home cannot be used and the command needs it.
     @MainActor
-    func prepareModel(keeping: [URL] = [], threads: Int? = nil, needsHome: Bool = true) throws -> TranslatorModel {
+    func prepareModel(
+        keeping: [URL] = [], threads: Int? = nil, head: OutputHead = .trimmed, needsHome: Bool = true
+    ) throws -> TranslatorModel {
         let store = ModelStore(directories: directories, catalog: try ModelCatalog.forEnvironment(environment))
         if needsHome { try store.requireHome() }
         var options = Engine.Options()
         options.threads = threads
-        let model = TranslatorModel(store: store, engineLoader: LiveEngineLoader(options: options), endpoint: endpoint)
+        let model = TranslatorModel(store: store, engineLoader: LiveEngineLoader(options: options, head: head), endpoint: endpoint)
         model.prepare(keeping: keeping)
         reportNotices(of: model, after: 0)
         return model

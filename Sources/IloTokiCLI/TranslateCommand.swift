@@ -20,6 +20,9 @@ struct TranslateCommand {
                 help: "Prompt format of a --model file: sourceTarget (default) or queryAnswer."),
             OptionSpec("--json", help: "One JSON object per translation, on one line each."),
             OptionSpec("--threads", .required("N"), help: "Decoding threads (default: the performance cores)."),
+            OptionSpec(
+                "--head", .required("HEAD"),
+                help: "trimmed (default: only the target language's output rows, checked, same output) or full (llama.cpp's)."),
         ],
         details: """
             Toki Pona is always on one side. Without --from and --to the direction is detected:
@@ -59,7 +62,9 @@ struct TranslateCommand {
         }
         let format = try Self.format(arguments.value("--format"), command: "translate")
         let modelFile = arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? URL(fileURLWithPath: $0) : nil }
-        let model = try context.prepareModel(keeping: modelFile.map { [$0] } ?? [], threads: threads, needsHome: modelFile == nil)
+        let head = try BenchCommand.outputHead(arguments.value("--head"), command: "translate")
+        let model = try context.prepareModel(
+            keeping: modelFile.map { [$0] } ?? [], threads: threads, head: head, needsHome: modelFile == nil)
         let reported = model.notices.count
         let fixed = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"), current: model.direction)
         try await loadModel(model, format: format)

@@ -4,14 +4,20 @@ import IloTokiLLM
 /// The translation engine over the llama.cpp core: Core's seam, in Core's own types.
 public final class LLMTranslationEngine: TranslationEngine {
     public let engine: Engine
+    /// The output head translations use (the trimmed one unless a benchmark or a comparison
+    /// asks for llama.cpp's own).
+    public let head: OutputHead
 
-    public init(engine: Engine) {
+    public init(engine: Engine, head: OutputHead = .trimmed) {
         self.engine = engine
+        self.head = head
     }
 
     /// Loads a model file off the cooperative thread pool.
-    public static func load(path: String, options: Engine.Options = Engine.Options()) async throws -> LLMTranslationEngine {
-        LLMTranslationEngine(engine: try await Engine.load(path: path, options: options))
+    public static func load(
+        path: String, options: Engine.Options = Engine.Options(), head: OutputHead = .trimmed
+    ) async throws -> LLMTranslationEngine {
+        LLMTranslationEngine(engine: try await Engine.load(path: path, options: options), head: head)
     }
 
     public var contextLength: Int { engine.info.contextLength }
@@ -19,7 +25,9 @@ public final class LLMTranslationEngine: TranslationEngine {
     public func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<CompletionEvent, Error> {
         let events = engine.events(
             prompt: prompt.prompt,
-            options: GenerationOptions(maxTokens: maxTokens, maxLines: prompt.maxLines, stopSequences: prompt.stopSequences))
+            options: GenerationOptions(
+                maxTokens: maxTokens, maxLines: prompt.maxLines, stopSequences: prompt.stopSequences, head: head,
+                targetLanguage: prompt.targetLanguage.code))
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {

@@ -5,13 +5,16 @@ import IloTokiLLM
 /// every front end passes to `TranslatorModel` at start-up.
 public struct LiveEngineLoader: EngineLoading {
     public var options: Engine.Options
+    /// The output head translations use.
+    public var head: OutputHead
 
-    public init(options: Engine.Options = Engine.Options()) {
+    public init(options: Engine.Options = Engine.Options(), head: OutputHead = .trimmed) {
         self.options = options
+        self.head = head
     }
 
     public func load(path: String) async throws -> any TranslationEngine {
-        try await LLMTranslationEngine.load(path: path, options: options)
+        try await LLMTranslationEngine.load(path: path, options: options, head: head)
     }
 
     public func check(path: String) async throws {

@@ -111,7 +111,9 @@ public final class Engine: Sendable {
             vocabularySize: Int(cInfo.vocabulary_size),
             threads: Int(cInfo.threads),
             modelBytes: cInfo.model_bytes,
-            parameters: cInfo.parameters
+            parameters: cInfo.parameters,
+            trimmedHead: cInfo.trimmed_head,
+            trimmedHeadUnavailable: cInfo.trimmed_head_unavailable.map { String(cString: $0) } ?? ""
         )
     }
 
@@ -280,7 +282,14 @@ public final class Engine: Sendable {
             params.selection = options.selection.cValue
             params.logits_for_all_prompt_tokens = options.logitsForAllPromptTokens
             params.ticket = ticket ?? 0
-            return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
+            params.head = options.head.cValue
+            guard let target = options.targetLanguage else {
+                return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
+            }
+            return target.withCString { code in
+                params.target_language = code
+                return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
+            }
         }
         guard startStatus == ILOTOKI_LLM_OK else {
             // Stopped while the core could not be interrupted (tokenizing): what the user
@@ -351,7 +360,10 @@ public final class Engine: Sendable {
             firstPieceMilliseconds: cStats.first_piece_ms,
             majorPageFaults: Int(cStats.major_page_faults),
             finishReason: FinishReason(cStats.finish_reason),
-            tokens: tokens
+            tokens: tokens,
+            head: HeadStats(
+                rows: Int(cStats.head_rows), checks: Int(cStats.head_checks), rollbacks: Int(cStats.head_rollbacks),
+                fullHeadSteps: Int(cStats.head_full_steps), fellBack: cStats.head_fell_back)
         )
     }
 }

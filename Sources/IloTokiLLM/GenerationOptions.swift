@@ -19,6 +19,23 @@ public enum TokenSelection: Sendable, Equatable {
     }
 }
 
+/// How the output projection onto the vocabulary is computed (see `ilotoki_llm_head`).
+public enum OutputHead: String, Sendable, Equatable, CaseIterable {
+    /// Only the rows the target language can use, checked against the others every few
+    /// tokens and rolled back where another row would win: the full head's output, faster.
+    /// Models whose head cannot be trimmed use the full head.
+    case trimmed
+    /// llama.cpp's own head over the whole vocabulary, for every token.
+    case full
+
+    var cValue: ilotoki_llm_head {
+        switch self {
+        case .trimmed: ILOTOKI_LLM_HEAD_TRIMMED
+        case .full: ILOTOKI_LLM_HEAD_FULL
+        }
+    }
+}
+
 /// What one generation may produce and when it ends.
 public struct GenerationOptions: Sendable, Equatable {
     /// At most this many tokens are generated.
@@ -31,18 +48,27 @@ public struct GenerationOptions: Sendable, Equatable {
     public var selection: TokenSelection
     /// Benchmarks only: compute logits for every prompt token, not just the last.
     public var logitsForAllPromptTokens: Bool
+    /// The output head.
+    public var head: OutputHead
+    /// The language code of the output ("tok", "en", "ru", "vi"), which picks the trimmed
+    /// head's rows; `nil` keeps the rows of all four languages.
+    public var targetLanguage: String?
 
     public init(
         maxTokens: Int = 512,
         maxLines: Int? = nil,
         stopSequences: [String] = [],
         selection: TokenSelection = .argmax,
-        logitsForAllPromptTokens: Bool = false
+        logitsForAllPromptTokens: Bool = false,
+        head: OutputHead = .trimmed,
+        targetLanguage: String? = nil
     ) {
         self.maxTokens = maxTokens
         self.maxLines = maxLines
         self.stopSequences = stopSequences
         self.selection = selection
         self.logitsForAllPromptTokens = logitsForAllPromptTokens
+        self.head = head
+        self.targetLanguage = targetLanguage
     }
 }

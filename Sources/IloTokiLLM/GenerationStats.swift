@@ -50,13 +50,16 @@ public struct GenerationStats: Sendable, Equatable {
     public var finishReason: FinishReason
     /// The generated token ids, in order.
     public var tokens: [Int32]
+    /// What the output head did.
+    public var head: HeadStats
 
     public init(
         promptTokens: Int = 0, generatedTokens: Int = 0, prefillMilliseconds: Double = 0,
         decodeMilliseconds: Double = 0, decodedTokens: Int = 0, selectionMilliseconds: Double = 0,
         firstPieceMilliseconds: Double = 0, majorPageFaults: Int = 0, finishReason: FinishReason = .stopped,
-        tokens: [Int32] = []
+        tokens: [Int32] = [], head: HeadStats = HeadStats()
     ) {
+        self.head = head
         self.promptTokens = promptTokens
         self.generatedTokens = generatedTokens
         self.prefillMilliseconds = prefillMilliseconds
@@ -77,6 +80,28 @@ public struct GenerationStats: Sendable, Equatable {
     /// Tokens evaluated per second after the prompt: what llama-bench's `tg` measures.
     public var decodeTokensPerSecond: Double {
         decodeMilliseconds > 0 ? Double(decodedTokens) * 1000 / decodeMilliseconds : 0
+    }
+}
+
+/// What the output head did in one generation.
+public struct HeadStats: Sendable, Equatable {
+    /// Vocabulary rows computed per token: the kept rows, or the whole vocabulary.
+    public var rows: Int
+    /// Checks of pending tokens against the rows left out.
+    public var checks: Int
+    /// Checks that found a token another row would have beaten, and rolled back.
+    public var rollbacks: Int
+    /// Steps taken again with the full head (after a rollback, or for a near tie).
+    public var fullHeadSteps: Int
+    /// The generation went on with the full head after repeated rollbacks.
+    public var fellBack: Bool
+
+    public init(rows: Int = 0, checks: Int = 0, rollbacks: Int = 0, fullHeadSteps: Int = 0, fellBack: Bool = false) {
+        self.rows = rows
+        self.checks = checks
+        self.rollbacks = rollbacks
+        self.fullHeadSteps = fullHeadSteps
+        self.fellBack = fellBack
     }
 }
 

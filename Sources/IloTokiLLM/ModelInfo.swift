@@ -16,4 +16,7 @@ public struct ModelInfo: Sendable, Equatable {
     public var modelBytes: UInt64
     /// Number of parameters.
     public var parameters: UInt64
+    /// Whether generations can use the trimmed output head; when not, why (otherwise empty).
+    public var trimmedHead: Bool = false
+    public var trimmedHeadUnavailable: String = ""
 }

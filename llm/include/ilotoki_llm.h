@@ -102,6 +102,24 @@ typedef enum ilotoki_llm_selection {
     ILOTOKI_LLM_SELECT_LLAMA_SAMPLING_CHAIN = 2,
 } ilotoki_llm_selection;
 
+/**
+ * How the output projection (the model's head onto its whole vocabulary) is computed.
+ *
+ * `TRIMMED` computes it per token only for the rows the target language can write (from the
+ * model's own vocabulary: its script's letters, digits, punctuation, control and byte tokens),
+ * and every few tokens checks the chosen tokens against all the other rows at once; a token
+ * that another row would have beaten (or matched within rounding) is taken again with the
+ * full head after rolling the KV cache back. Greedy output is therefore the full head's,
+ * token for token, at a fraction of the head's memory reads. It applies to greedy selection
+ * on models whose graph has a replaceable head (gemma3); anything else uses the full head.
+ */
+typedef enum ilotoki_llm_head {
+    /** The trimmed head where it applies, the full head elsewhere (the default). */
+    ILOTOKI_LLM_HEAD_TRIMMED = 0,
+    /** llama.cpp's own head over the whole vocabulary, for every token. */
+    ILOTOKI_LLM_HEAD_FULL = 1,
+} ilotoki_llm_head;
+
 /** Parameters for `ilotoki_llm_load`. Start from `ilotoki_llm_default_load_params()`. */
 typedef struct ilotoki_llm_load_params {
     /** Context length in tokens; 0 means 2048. */
@@ -134,6 +152,14 @@ typedef struct ilotoki_llm_start_params {
      * beginning: a stop made in that gap ends this translation at once.
      */
     uint64_t ticket;
+    /** The output head (see `ilotoki_llm_head`). */
+    ilotoki_llm_head head;
+    /**
+     * The language the output is written in ("tok", "en", "ru", "vi"), which picks the
+     * trimmed head's rows; NULL or another code keeps the rows of all four. Not kept: the
+     * caller's string needs to live only for the call.
+     */
+    const char *target_language;
 } ilotoki_llm_start_params;
 
 /** Figures for the current (or last) translation on a handle. */
@@ -156,6 +182,16 @@ typedef struct ilotoki_llm_stats {
     int64_t major_page_faults;
     /** Why the translation ended (`ILOTOKI_LLM_FINISH_NONE` while it runs). */
     ilotoki_llm_finish_reason finish_reason;
+    /** Output rows computed per generated token: the kept rows, or the vocabulary size with the full head. */
+    int32_t head_rows;
+    /** Checks of pending tokens against the excluded rows (trimmed head). */
+    int32_t head_checks;
+    /** Checks that found a token another row would have beaten or matched, and rolled back. */
+    int32_t head_rollbacks;
+    /** Steps taken again with the full head (after a rollback, or for a near tie among the kept rows). */
+    int32_t head_full_steps;
+    /** The translation went on with the full head after repeated rollbacks. */
+    bool head_fell_back;
 } ilotoki_llm_stats;
 
 /** Facts about a loaded model. Strings are owned by the handle and live as long as it does. */
@@ -176,6 +212,10 @@ typedef struct ilotoki_llm_model_info {
     uint64_t model_bytes;
     /** Number of parameters. */
     uint64_t parameters;
+    /** Whether translations can use the trimmed output head (`ILOTOKI_LLM_HEAD_TRIMMED`). */
+    bool trimmed_head;
+    /** Why not, when `trimmed_head` is false (empty otherwise). */
+    const char *trimmed_head_unavailable;
 } ilotoki_llm_model_info;
 
 /** Defaults: context 2048, threads from `performance_core_count`, batch = context, flash attention automatic. */

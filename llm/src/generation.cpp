@@ -50,6 +50,7 @@ bool ilotoki_llm::decode(const llama_token *tokens, int32_t count, bool logits_f
         }
         position += chunk;
     }
+    if (count > 0) last_decoded = tokens[count - 1];
     return true;
 }
 
@@ -147,6 +148,28 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     // Every translation starts fresh: no conversation state is carried over.
     llama_memory_clear(llama_get_memory(context), true);
     started = true;
+    // The trimmed head serves greedy choices from the last prompt token on.
+    trimming = head != nullptr && params.head == ILOTOKI_LLM_HEAD_TRIMMED && params.selection == ILOTOKI_LLM_SELECT_ARGMAX &&
+               !params.logits_for_all_prompt_tokens;
+    pending.clear();
+    checks_done = 0;
+    rollbacks = 0;
+    if (trimming) {
+        head->use_script(vocab, ilotoki::output_script_for_language(start_params.target_language));
+        // Checking a choice costs a dot product with every excluded row, once per token: it
+        // pays only where the kept rows are few (see docs/benchmarks.md). A large set (the
+        // Latin scripts) keeps llama.cpp's head.
+        trimming = head->worth_trimming();
+    }
+    params.target_language = nullptr; // not kept: the caller owns it
+    // The prompt's own choice comes from llama.cpp's head: a step taken again later would be
+    // a one-token evaluation, whose rounding differs from the prompt batch's.
+    hook_head(false);
+    head_runs_before = head != nullptr ? head->runs() : 0;
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.head_rows = trimming ? head->kept_rows() : vocabulary_size;
+    }
     const auto prefill_start = Clock::now();
     const bool completed = decode(prompt_tokens.data(), prompt_count, params.logits_for_all_prompt_tokens);
     {
@@ -154,6 +177,36 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
         stats.prefill_ms = milliseconds_between(prefill_start, Clock::now());
     }
     if (!completed) finish(ILOTOKI_LLM_FINISH_STOPPED);
+    hook_head(trimming);
+}
+
+void ilotoki_llm::hook_head(bool on) {
+    if (on == head_hooked) return;
+    llama_set_output_head(context, on ? &ilotoki::TrimmedHead::build : nullptr, on ? head.get() : nullptr);
+    head_hooked = on;
+}
+
+void ilotoki_llm::release(llama_token token) {
+    if (finished) return;
+    if (llama_vocab_is_eog(vocab, token)) {
+        finish(ILOTOKI_LLM_FINISH_END_OF_GENERATION);
+        return;
+    }
+    char buffer[256];
+    int32_t length = llama_token_to_piece(vocab, token, buffer, sizeof(buffer), 0, /*special*/ false);
+    std::string bytes;
+    if (length < 0) {
+        bytes.resize(static_cast<size_t>(-length));
+        length = llama_token_to_piece(vocab, token, bytes.data(), -length, 0, false);
+        bytes.resize(length > 0 ? static_cast<size_t>(length) : 0);
+    } else {
+        bytes.assign(buffer, static_cast<size_t>(length));
+    }
+    switch (output.feed(bytes)) {
+    case ilotoki::OutputFilter::Outcome::Continue: break;
+    case ilotoki::OutputFilter::Outcome::StopSequence: finish(ILOTOKI_LLM_FINISH_STOP_SEQUENCE); break;
+    case ilotoki::OutputFilter::Outcome::LineLimit: finish(ILOTOKI_LLM_FINISH_LINE_LIMIT); break;
+    }
 }
 
 /// Returns true with a piece in `piece`, or false once the translation has ended.
@@ -179,55 +232,206 @@ bool ilotoki_llm::next() {
             return true;
         }
         if (finished) return false;
-
-        const int32_t max_tokens = params.max_tokens > 0 ? params.max_tokens : context_length;
-        if (static_cast<int32_t>(generated.size()) >= max_tokens) {
-            finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
-            continue;
-        }
-        if (token_awaiting_decode) {
-            if (position >= context_length) {
-                finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
-                continue;
-            }
-            if (!decode(&last_token, 1, false)) {
-                finish(ILOTOKI_LLM_FINISH_STOPPED);
-                continue;
-            }
-            std::lock_guard<std::mutex> lock(stats_mutex);
-            stats.decoded_tokens += 1;
-            token_awaiting_decode = false;
-        }
-
-        const auto selection_start = Clock::now();
-        const llama_token token = select_token();
-        {
-            std::lock_guard<std::mutex> lock(stats_mutex);
-            stats.selection_ms += milliseconds_between(selection_start, Clock::now());
-            generated.push_back(token);
-            stats.generated_tokens = static_cast<int32_t>(generated.size());
-        }
-        last_token = token;
-        token_awaiting_decode = true;
-        if (llama_vocab_is_eog(vocab, token)) {
-            finish(ILOTOKI_LLM_FINISH_END_OF_GENERATION);
-            continue;
-        }
-
-        char buffer[256];
-        int32_t length = llama_token_to_piece(vocab, token, buffer, sizeof(buffer), 0, /*special*/ false);
-        std::string bytes;
-        if (length < 0) {
-            bytes.resize(static_cast<size_t>(-length));
-            length = llama_token_to_piece(vocab, token, bytes.data(), -length, 0, false);
-            bytes.resize(length > 0 ? static_cast<size_t>(length) : 0);
+        if (trimming) {
+            step_trimmed();
         } else {
-            bytes.assign(buffer, static_cast<size_t>(length));
-        }
-        switch (output.feed(bytes)) {
-        case ilotoki::OutputFilter::Outcome::Continue: break;
-        case ilotoki::OutputFilter::Outcome::StopSequence: finish(ILOTOKI_LLM_FINISH_STOP_SEQUENCE); break;
-        case ilotoki::OutputFilter::Outcome::LineLimit: finish(ILOTOKI_LLM_FINISH_LINE_LIMIT); break;
+            step_full();
         }
     }
+}
+
+void ilotoki_llm::step_full() {
+    const int32_t max_tokens = params.max_tokens > 0 ? params.max_tokens : context_length;
+    if (static_cast<int32_t>(generated.size()) >= max_tokens) {
+        finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
+        return;
+    }
+    if (token_awaiting_decode) {
+        if (position >= context_length) {
+            finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
+            return;
+        }
+        if (!decode(&last_token, 1, false)) {
+            finish(ILOTOKI_LLM_FINISH_STOPPED);
+            return;
+        }
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.decoded_tokens += 1;
+        token_awaiting_decode = false;
+    }
+
+    const auto selection_start = Clock::now();
+    const llama_token token = select_token();
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.selection_ms += milliseconds_between(selection_start, Clock::now());
+        generated.push_back(token);
+        stats.generated_tokens = static_cast<int32_t>(generated.size());
+    }
+    last_token = token;
+    token_awaiting_decode = true;
+    release(token);
+}
+
+void ilotoki_llm::step_trimmed() {
+    const int32_t max_tokens = params.max_tokens > 0 ? params.max_tokens : context_length;
+    const bool at_limit = static_cast<int32_t>(generated.size()) >= max_tokens ||
+                          (token_awaiting_decode && position >= context_length);
+    if (at_limit) {
+        // The last tokens still wait for their check; a rollback may free room.
+        if (!pending.empty()) {
+            if (!settle(false)) finish(ILOTOKI_LLM_FINISH_STOPPED);
+            return;
+        }
+        finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
+        return;
+    }
+    bool checked = false;
+    if (token_awaiting_decode) {
+        const auto slot = static_cast<int32_t>(pending.size());
+        const int32_t due = checks_done == 0 ? ilotoki::kFirstCheck : ilotoki::kCheckEvery;
+        checked = slot + 1 >= due;
+        head->prepare(slot, checked);
+        head_runs_before = head->runs();
+        if (!decode(&last_token, 1, false)) {
+            finish(ILOTOKI_LLM_FINISH_STOPPED);
+            return;
+        }
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.decoded_tokens += 1;
+        token_awaiting_decode = false;
+    }
+
+    const auto selection_start = Clock::now();
+    PendingToken entry{last_decoded, position - 1, 0, 0.0f, false};
+    if (head->runs() == head_runs_before) {
+        // llama.cpp kept its own head for this graph: its logits are there, and exact.
+        entry.chosen = select_token();
+        entry.exact = true;
+    } else {
+        const ilotoki::KeptChoice kept = head->kept_choice();
+        entry.chosen = kept.best.row;
+        entry.value = kept.best.value;
+        // A near tie among the kept rows is decided by llama.cpp's own head, whose rounding
+        // may differ from this kernel's in the last bits.
+        if (kept.best.row < 0 || !(kept.best.value - kept.runner_up > ilotoki::TrimmedHead::margin(kept.best.value))) {
+            entry.chosen = choose_with_full_head(entry.decoded, entry.position);
+            if (entry.chosen < 0) {
+                finish(ILOTOKI_LLM_FINISH_STOPPED);
+                return;
+            }
+            entry.exact = true;
+        }
+    }
+    pending.push_back(entry);
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.selection_ms += milliseconds_between(selection_start, Clock::now());
+        generated.push_back(entry.chosen);
+        stats.generated_tokens = static_cast<int32_t>(generated.size());
+    }
+    last_token = entry.chosen;
+    token_awaiting_decode = true;
+
+    // Check now what was checked in the step, and what must be final before going on: the end
+    // of the output, the end of a line (stop sequences, line limits), a full set of slots.
+    bool due_now = checked || llama_vocab_is_eog(vocab, entry.chosen) ||
+                   static_cast<int32_t>(pending.size()) >= head->slot_count() ||
+                   static_cast<int32_t>(generated.size()) >= max_tokens;
+    // A line end is final at once only where a stop sequence or a line limit may end the
+    // output there; otherwise the check waits for its turn.
+    if (!due_now && (params.max_lines > 0 || output.has_stop_sequences())) {
+        char text[256];
+        const int32_t length = llama_token_to_piece(vocab, entry.chosen, text, sizeof(text), 0, false);
+        due_now = length < 0 || std::memchr(text, '\n', static_cast<size_t>(length)) != nullptr;
+    }
+    if (due_now && !settle(checked)) finish(ILOTOKI_LLM_FINISH_STOPPED);
+}
+
+bool ilotoki_llm::settle(bool ran) {
+    const auto count = static_cast<int32_t>(pending.size());
+    if (!ran) head->check(count);
+    checks_done += 1;
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.head_checks += 1;
+    }
+    int32_t failed = -1;
+    for (int32_t i = 0; i < count && failed < 0; ++i) {
+        const PendingToken &entry = pending[static_cast<size_t>(i)];
+        if (entry.exact) continue;
+        const ilotoki::RowChoice excluded = head->excluded_choice(i);
+        // An excluded row within the margin might win under llama.cpp's rounding: not settled.
+        if (excluded.row >= 0 && !(excluded.value < entry.value - ilotoki::TrimmedHead::margin(entry.value))) failed = i;
+    }
+    const int32_t settled = failed < 0 ? count : failed;
+    const size_t first_pending = generated.size() - pending.size();
+    std::vector<PendingToken> entries;
+    entries.swap(pending);
+    for (int32_t i = 0; i < settled && !finished; ++i) {
+        release(entries[static_cast<size_t>(i)].chosen);
+        if (finished) {
+            // The output ended at this token (a stop sequence): the ones after it never count.
+            std::lock_guard<std::mutex> lock(stats_mutex);
+            generated.resize(first_pending + static_cast<size_t>(i) + 1);
+            stats.generated_tokens = static_cast<int32_t>(generated.size());
+        }
+    }
+    if (failed < 0 || finished) return true;
+
+    // Roll back to the failed step and take it with the full head.
+    const PendingToken &entry = entries[static_cast<size_t>(failed)];
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        generated.resize(first_pending + static_cast<size_t>(failed));
+        stats.generated_tokens = static_cast<int32_t>(generated.size());
+        stats.head_rollbacks += 1;
+    }
+    const llama_token token = choose_with_full_head(entry.decoded, entry.position);
+    if (token < 0) return false;
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        generated.push_back(token);
+        stats.generated_tokens = static_cast<int32_t>(generated.size());
+    }
+    last_token = token;
+    token_awaiting_decode = true;
+    release(token);
+    rollbacks += 1;
+    if (rollbacks >= ilotoki::kRollbacksBeforeFullHead) {
+        // Choices this close to the excluded rows keep failing: the rest with the full head.
+        trimming = false;
+        hook_head(false);
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.head_fell_back = true;
+        stats.head_rows = vocabulary_size;
+    }
+    return true;
+}
+
+llama_token ilotoki_llm::choose_with_full_head(llama_token decoded, int32_t at) {
+    llama_memory_t memory = llama_get_memory(context);
+    if (!llama_memory_seq_rm(memory, 0, at, -1)) {
+        // A memory that cannot drop its tail: evaluate everything up to `at` again, the way it
+        // was evaluated (the prompt in one batch, then token by token), so nothing rounds
+        // differently.
+        llama_memory_clear(memory, true);
+        position = 0;
+        hook_head(false);
+        const auto prompt_count = static_cast<int32_t>(prompt_tokens.size());
+        if (!decode(prompt_tokens.data(), prompt_count, false)) return -1;
+        for (int32_t i = 0; prompt_count + i < at; ++i) {
+            if (!decode(&generated[static_cast<size_t>(i)], 1, false)) return -1;
+        }
+    }
+    position = at;
+    hook_head(false);
+    const bool completed = decode(&decoded, 1, false);
+    hook_head(trimming);
+    if (!completed) return -1;
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.head_full_steps += 1;
+    }
+    return select_token();
 }

@@ -7,6 +7,7 @@
 #include "ggml-cpu.h"
 #include "llama.h"
 #include "output_filter.hpp"
+#include "trimmed_head.hpp"
 
 #include <sys/resource.h>
 
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -23,6 +25,12 @@ namespace ilotoki {
 inline constexpr int32_t kDefaultContextLength = 2048;
 inline constexpr int32_t kDefaultMaxTokens = 512;
 inline constexpr uint32_t kSamplingChainSeed = 1234;
+// The trimmed head checks its choices against the excluded rows after this many tokens,
+// then every kCheckEvery tokens (and at once at the end of a line or of the output).
+inline constexpr int32_t kFirstCheck = 4;
+inline constexpr int32_t kCheckEvery = 8;
+// A translation that had to roll back this often goes on with the full head.
+inline constexpr int32_t kRollbacksBeforeFullHead = 2;
 
 using Clock = std::chrono::steady_clock;
 
@@ -65,6 +73,11 @@ struct ilotoki_llm {
     int32_t batch_size = 0;
     int32_t threads = 0;
     int32_t vocabulary_size = 0;
+    // The trimmed output head, or null (with the reason) when this model's cannot be trimmed.
+    std::unique_ptr<ilotoki::TrimmedHead> head;
+    std::string head_unavailable;
+    // Whether llama.cpp's graph currently uses the trimmed head (llama_set_output_head).
+    bool head_hooked = false;
 
     // Held by start and next for their whole run; stop takes it to wait for them to return.
     std::mutex run_mutex;
@@ -94,7 +107,25 @@ struct ilotoki_llm {
     ilotoki::Clock::time_point started_at;
     int64_t page_faults_at_start = 0;
 
+    // The trimmed head's state in the current translation: tokens chosen but not yet checked
+    // against the excluded rows (held back from the output until they are).
+    struct PendingToken {
+        llama_token decoded;       // the token evaluated at `position`, whose state chose `chosen`
+        int32_t position;
+        llama_token chosen;
+        float value;               // the chosen row's logit
+        bool exact;                // chosen with llama.cpp's own head: nothing to check
+    };
+    bool trimming = false;
+    std::vector<PendingToken> pending;
+    int32_t checks_done = 0;
+    int32_t rollbacks = 0;
+    llama_token last_decoded = 0;
+    uint64_t head_runs_before = 0;
+    bool check_in_step = false;
+
     ~ilotoki_llm() {
+        if (context != nullptr && head_hooked) llama_set_output_head(context, nullptr, nullptr);
         if (sampler != nullptr) llama_sampler_free(sampler);
         if (batch_allocated) llama_batch_free(batch);
         if (context != nullptr) {
@@ -115,6 +146,18 @@ struct ilotoki_llm {
     /// Evaluates `count` tokens at the current position. Returns false if it was aborted.
     bool decode(const llama_token *tokens, int32_t count, bool logits_for_all);
     llama_token select_token();
+    /// Hands a token that is final to the output (end of generation, text, stops).
+    void release(llama_token token);
+    void step_full();
+    void step_trimmed();
+    void hook_head(bool on);
+    /// Checks the pending tokens (the check itself ran already when `ran` is true) and hands
+    /// out those that hold; at the first that does not, rolls back and takes that step with
+    /// the full head. Returns false if a stop interrupted it.
+    bool settle(bool ran);
+    /// Takes the step that evaluated `decoded` at `at` again with llama.cpp's own head and
+    /// returns its greedy choice (-1 if a stop interrupted it).
+    llama_token choose_with_full_head(llama_token decoded, int32_t at);
     std::vector<llama_token> tokenize(const char *text) const;
     void start(const char *prompt, const ilotoki_llm_start_params &start_params);
     /// Returns true with a piece in `piece`, or false once the translation has ended.

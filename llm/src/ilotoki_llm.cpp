@@ -105,6 +105,8 @@ ilotoki_llm_start_params ilotoki_llm_default_start_params(void) {
     params.selection = ILOTOKI_LLM_SELECT_ARGMAX;
     params.logits_for_all_prompt_tokens = false;
     params.ticket = 0;
+    params.head = ILOTOKI_LLM_HEAD_TRIMMED;
+    params.target_language = nullptr;
     return params;
 }
 
@@ -160,6 +162,7 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         }
         llama_attach_threadpool(llm->context, llm->threadpool, nullptr);
         llm->context_length = static_cast<int32_t>(llama_n_ctx(llm->context));
+        llm->head = ilotoki::TrimmedHead::open(file, llm->model, llm->threads, ilotoki::kCheckEvery, llm->head_unavailable);
         llm->batch = llama_batch_init(llm->batch_size, 0, 1);
         llm->batch_allocated = true;
 
@@ -268,6 +271,8 @@ ilotoki_llm_status ilotoki_llm_get_model_info(const ilotoki_llm *llm, ilotoki_ll
     out->threads = llm->threads;
     out->model_bytes = llama_model_size(llm->model);
     out->parameters = llama_model_n_params(llm->model);
+    out->trimmed_head = llm->head != nullptr;
+    out->trimmed_head_unavailable = llm->head_unavailable.c_str();
     return ILOTOKI_LLM_OK;
 }
 

@@ -33,6 +33,9 @@ public:
     /// Drops everything not yet taken (the translation was stopped).
     void discard();
 
+    /// Whether the current output has any stop sequence.
+    bool has_stop_sequences() const { return !stop_sequences_.empty(); }
+
     /// Moves the ready text into `out` (replacing its contents). Returns false when there is none.
     bool take_ready(std::string &out);
 

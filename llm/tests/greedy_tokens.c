@@ -1,33 +1,49 @@
 /*
- * greedy_tokens MODEL.gguf MAX_TOKENS PROMPT...
+ * greedy_tokens [--head full|trimmed] [--to LANGUAGE] [--threads N] MODEL.gguf MAX_TOKENS PROMPT...
  *
  * Prints, one line per prompt, the token ids the inference core chooses greedily for each
  * prompt (BOS added, as in translation; no stop sequences, no line limit; ends at the model's
  * end-of-generation token or after MAX_TOKENS). The model pipeline's test compares them with
- * transformers (scripts/test-model-pipeline.sh).
+ * transformers (scripts/test-model-pipeline.sh). The head is the default (trimmed where the
+ * model allows it, for all four languages' rows) unless --head and --to say otherwise; the
+ * trimmed head's checks and rollbacks go to stderr, one line per prompt.
  */
 #include "ilotoki_llm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv) {
-    if (argc < 4) {
-        fprintf(stderr, "usage: greedy_tokens MODEL.gguf MAX_TOKENS PROMPT...\n");
+    ilotoki_llm_start_params start = ilotoki_llm_default_start_params();
+    ilotoki_llm_load_params load = ilotoki_llm_default_load_params();
+    load.threads = 1;
+    int first = 1;
+    while (first + 1 < argc && strncmp(argv[first], "--", 2) == 0) {
+        if (strcmp(argv[first], "--head") == 0) {
+            start.head = strcmp(argv[first + 1], "full") == 0 ? ILOTOKI_LLM_HEAD_FULL : ILOTOKI_LLM_HEAD_TRIMMED;
+        } else if (strcmp(argv[first], "--to") == 0) {
+            start.target_language = argv[first + 1];
+        } else if (strcmp(argv[first], "--threads") == 0) {
+            load.threads = atoi(argv[first + 1]);
+        } else {
+            break;
+        }
+        first += 2;
+    }
+    if (argc - first < 3) {
+        fprintf(stderr, "usage: greedy_tokens [--head full|trimmed] [--to LANGUAGE] [--threads N] MODEL.gguf MAX_TOKENS PROMPT...\n");
         return 2;
     }
     char error[512];
-    ilotoki_llm_load_params load = ilotoki_llm_default_load_params();
-    load.threads = 1;
     ilotoki_llm *llm = NULL;
-    if (ilotoki_llm_load(argv[1], &load, &llm, error, sizeof error) != ILOTOKI_LLM_OK) {
+    if (ilotoki_llm_load(argv[first], &load, &llm, error, sizeof error) != ILOTOKI_LLM_OK) {
         fprintf(stderr, "greedy_tokens: %s\n", error);
         return 1;
     }
-    ilotoki_llm_start_params start = ilotoki_llm_default_start_params();
-    start.max_tokens = atoi(argv[2]);
+    start.max_tokens = atoi(argv[first + 1]);
     int status = 0;
-    for (int i = 3; i < argc && status == 0; ++i) {
+    for (int i = first + 2; i < argc && status == 0; ++i) {
         if (ilotoki_llm_start(llm, argv[i], &start, error, sizeof error) != ILOTOKI_LLM_OK) {
             fprintf(stderr, "greedy_tokens: %s\n", error);
             status = 1;
@@ -47,6 +63,10 @@ int main(int argc, char **argv) {
         int32_t count = ilotoki_llm_generated_tokens(llm, tokens, 4096);
         for (int32_t t = 0; t < count && t < 4096; ++t) printf(t == 0 ? "%d" : " %d", tokens[t]);
         printf("\n");
+        ilotoki_llm_stats stats;
+        ilotoki_llm_get_stats(llm, &stats);
+        fprintf(stderr, "rows %d checks %d rollbacks %d full-head steps %d%s\n", stats.head_rows, stats.head_checks,
+                stats.head_rollbacks, stats.head_full_steps, stats.head_fell_back ? " fell back" : "");
     }
     ilotoki_llm_free(llm);
     return status;

@@ -33,6 +33,7 @@ public enum PromptFormat: String, Codable, CaseIterable, Sendable {
         return TranslationPrompt(
             sourceText: source,
             prompt: prompt,
+            targetLanguage: direction.target,
             stopSequences: stopSequences(for: direction),
             maxLines: source.split(separator: "\n", omittingEmptySubsequences: false).count
         )
@@ -61,6 +62,9 @@ public struct TranslationPrompt: Equatable, Sendable {
     public let sourceText: String
     /// The complete prompt.
     public let prompt: String
+    /// The language the translation is written in (the engine computes only the output rows
+    /// it can use).
+    public let targetLanguage: Language
     /// The translation ends when the model starts one of these lines.
     public let stopSequences: [String]
     /// The translation ends before it would have more lines than the source: models that do

@@ -1,0 +1,69 @@
+import Foundation
+import IloTokiTestSupport
+import Testing
+
+/// The trimmed output head gives llama.cpp's full head's tokens, exactly: `ilotoki bench` runs
+/// the 36 benchmark prompts (all six directions) with each head on Gemma 3 270M, and every
+/// prompt's token ids must be the same. The base model answers many "→ Toki Pona" and
+/// "→ Russian" prompts in English, so the checks find tokens outside the kept rows and the
+/// rollback path runs; the test requires that it did.
+@Suite(.exclusiveModelUse) struct TrimmedHeadTests {
+    let home = TemporaryDirectory("trimmed-head")
+    let ilotoki = ToolProcess.executable("ilotoki")
+
+    struct Report: Decodable {
+        struct Run: Decodable {
+            struct Prompt: Decodable {
+                let index: Int
+                let direction: String
+                let targetLanguage: String
+                let tokens: [Int32]
+                let headRows: Int
+                let headChecks: Int
+                let headRollbacks: Int
+                let headFullSteps: Int
+                let headFellBack: Bool
+            }
+            let prompts: [Prompt]
+        }
+        let head: String
+        let trimmedHeadAvailable: Bool
+        let runs: [Run]
+    }
+
+    func bench(head: String) async throws -> [Report.Run.Prompt] {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let result = try await ToolProcess.run(
+            ilotoki, ["bench", "--model", gemma, "--threads", "2", "--max-tokens", "32", "--head", head, "--json"],
+            environment: ["ILOTOKI_HOME": home.path, "NO_COLOR": "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        #expect(report.head == head)
+        #expect(report.trimmedHeadAvailable)
+        return try #require(report.runs.first).prompts
+    }
+
+    @Test func everyBenchmarkPromptGivesTheFullHeadsTokens() async throws {
+        let full = try await bench(head: "full")
+        let trimmed = try await bench(head: "trimmed")
+        #expect(full.count == 36 && trimmed.count == 36)
+        #expect(Set(full.map(\.direction)).count == 6)
+        for (reference, candidate) in zip(full, trimmed) {
+            #expect(candidate.tokens == reference.tokens, "prompt \(reference.index) (\(reference.direction))")
+            #expect(!reference.tokens.isEmpty)
+            #expect(reference.headRows == 262_144 && reference.headChecks == 0)
+        }
+        // → Toki Pona and → Russian keep a small set of rows; the Latin scripts keep llama.cpp's head.
+        for prompt in trimmed {
+            switch prompt.targetLanguage {
+            case "tok", "ru": #expect(prompt.headRows < 262_144 / 5 || prompt.headFellBack, "prompt \(prompt.index)")
+            default: #expect(prompt.headRows == 262_144, "prompt \(prompt.index)")
+            }
+        }
+        let checked = trimmed.filter { $0.headChecks > 0 }
+        let rolledBack = trimmed.filter { $0.headRollbacks > 0 }
+        #expect(!checked.isEmpty)
+        #expect(!rolledBack.isEmpty, "no prompt took the rollback path")
+        #expect(rolledBack.allSatisfy { $0.headFullSteps >= $0.headRollbacks })
+    }
+}

@@ -1,0 +1,269 @@
+#include "trimmed_head.hpp"
+
+#include "gguf.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+namespace ilotoki {
+
+namespace {
+
+/// Sets of at most this share of the vocabulary are copied into one compact block.
+constexpr double kCompactShare = 0.2;
+
+struct GgufFile {
+    gguf_context *context = nullptr;
+    ~GgufFile() {
+        if (context != nullptr) gguf_free(context);
+    }
+};
+
+/// Thread `ith` of `nth`'s share of `count` items.
+inline void share(size_t count, int ith, int nth, size_t &begin, size_t &end) {
+    begin = count * static_cast<size_t>(ith) / static_cast<size_t>(nth);
+    end = count * static_cast<size_t>(ith + 1) / static_cast<size_t>(nth);
+}
+
+} // namespace
+
+std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const llama_model *model, int32_t threads,
+                                               int32_t slots, std::string &why) {
+    char architecture[64] = {};
+    llama_model_meta_val_str(model, "general.architecture", architecture, sizeof(architecture));
+    // The graph hook is in the gemma3 graph (llm/patches/0001); Gemma 2's head has a final
+    // soft cap and stays llama.cpp's.
+    if (std::strcmp(architecture, "gemma3") != 0) {
+        why = std::string("the ") + architecture + " graph has no replaceable head";
+        return nullptr;
+    }
+    GgufFile file;
+    gguf_init_params params{};
+    params.no_alloc = true;
+    params.ctx = nullptr;
+    file.context = gguf_init_from_file(path.c_str(), params);
+    if (file.context == nullptr) {
+        why = "the file's tensor table cannot be read";
+        return nullptr;
+    }
+    int64_t tensor = gguf_find_tensor(file.context, "output.weight");
+    if (tensor < 0) tensor = gguf_find_tensor(file.context, "token_embd.weight");
+    if (tensor < 0) {
+        why = "the file has no output or embedding tensor";
+        return nullptr;
+    }
+
+    std::unique_ptr<TrimmedHead> head(new TrimmedHead());
+    head->type_ = gguf_get_tensor_type(file.context, tensor);
+    const auto *traits = ggml_get_type_traits_cpu(head->type_);
+    if (traits == nullptr || traits->vec_dot == nullptr) {
+        why = std::string("no CPU kernel for ") + ggml_type_name(head->type_);
+        return nullptr;
+    }
+    head->vec_dot_ = traits->vec_dot;
+    head->state_type_ = traits->vec_dot_type;
+    head->from_float_ = ggml_get_type_traits_cpu(head->state_type_)->from_float;
+    head->embedding_ = llama_model_n_embd(model);
+    head->rows_ = llama_vocab_n_tokens(llama_model_get_vocab(model));
+    if (head->embedding_ % ggml_blck_size(head->type_) != 0 || head->embedding_ % ggml_blck_size(head->state_type_) != 0) {
+        why = "the embedding size is not a whole number of blocks";
+        return nullptr;
+    }
+    head->row_bytes_ = ggml_row_size(head->type_, head->embedding_);
+    head->state_bytes_ = ggml_row_size(head->state_type_, head->embedding_);
+    const size_t head_bytes = head->row_bytes_ * static_cast<size_t>(head->rows_);
+    if (gguf_get_tensor_size(file.context, tensor) != head_bytes) {
+        why = "the head's shape is not [embedding, vocabulary]";
+        return nullptr;
+    }
+    const size_t offset = gguf_get_data_offset(file.context) + gguf_get_tensor_offset(file.context, tensor);
+
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        why = "the file cannot be opened again";
+        return nullptr;
+    }
+    struct stat status{};
+    if (fstat(fd, &status) != 0 || static_cast<uint64_t>(status.st_size) < offset + head_bytes) {
+        ::close(fd);
+        why = "the file is shorter than its head";
+        return nullptr;
+    }
+    // The same file pages llama.cpp maps: no second copy in memory.
+    void *map = mmap(nullptr, static_cast<size_t>(status.st_size), PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (map == MAP_FAILED) {
+        why = "the file cannot be mapped";
+        return nullptr;
+    }
+    head->map_ = map;
+    head->map_size_ = static_cast<size_t>(status.st_size);
+    head->head_ = static_cast<const uint8_t *>(map) + offset;
+    head->threads_ = std::max(1, threads);
+    head->slots_ = std::max(1, slots);
+    head->states_.resize(head->state_bytes_ * static_cast<size_t>(head->slots_));
+    head->workers_.resize(static_cast<size_t>(head->threads_));
+    for (auto &worker : head->workers_) {
+        worker.state.resize(head->state_bytes_);
+        worker.excluded.resize(static_cast<size_t>(head->slots_));
+    }
+    return head;
+}
+
+TrimmedHead::~TrimmedHead() {
+    if (map_ != nullptr) munmap(map_, map_size_);
+}
+
+void TrimmedHead::use_script(const llama_vocab *vocab, OutputScript script) {
+    if (script_set_ && script == script_) return;
+    const auto index = static_cast<size_t>(script);
+    if (!script_known_[index]) {
+        script_rows_[index] = rows_for_script(vocab, script);
+        script_known_[index] = true;
+    }
+    kept_ = script_rows_[index];
+    excluded_.clear();
+    excluded_.reserve(static_cast<size_t>(rows_) - kept_.size());
+    size_t next = 0;
+    for (int32_t token = 0; token < rows_; ++token) {
+        if (next < kept_.size() && kept_[next] == token) {
+            ++next;
+        } else {
+            excluded_.push_back(token);
+        }
+    }
+    compact_.clear();
+    compact_.shrink_to_fit();
+    if (static_cast<double>(kept_.size()) <= kCompactShare * rows_) {
+        compact_.resize(kept_.size() * row_bytes_);
+        for (size_t i = 0; i < kept_.size(); ++i) std::memcpy(&compact_[i * row_bytes_], row(kept_[i]), row_bytes_);
+    }
+    script_ = script;
+    script_set_ = true;
+}
+
+ggml_tensor *TrimmedHead::build(ggml_context *ctx, ggml_tensor *hidden, ggml_tensor *, void *self) {
+    auto *head = static_cast<TrimmedHead *>(self);
+    if (hidden->type != GGML_TYPE_F32 || hidden->ne[0] != head->embedding_ || hidden->ne[1] != 1 ||
+        !ggml_is_contiguous(hidden)) {
+        return nullptr; // not a shape this head handles: llama.cpp keeps its own
+    }
+    ggml_tensor *args[] = {hidden};
+    ggml_tensor *out = ggml_custom_4d(ctx, GGML_TYPE_F32, 1, 1, 1, 1, args, 1, &TrimmedHead::compute, GGML_N_TASKS_MAX, self);
+    ggml_set_output(out);
+    return out;
+}
+
+void TrimmedHead::prepare(int32_t slot, bool check) {
+    slot_ = std::clamp(slot, 0, slots_ - 1);
+    check_ = check;
+}
+
+void TrimmedHead::quantize(const float *hidden, uint8_t *out) const {
+    if (state_type_ == GGML_TYPE_F32 || from_float_ == nullptr) {
+        std::memcpy(out, hidden, sizeof(float) * static_cast<size_t>(embedding_));
+    } else {
+        from_float_(hidden, out, embedding_);
+    }
+}
+
+void TrimmedHead::compute(ggml_tensor *dst, int ith, int nth, void *self) {
+    auto *head = static_cast<TrimmedHead *>(self);
+    if (ith >= static_cast<int>(head->workers_.size())) return; // more workers than the handle's threads: never
+    nth = std::min(nth, static_cast<int>(head->workers_.size()));
+    auto &worker = head->workers_[static_cast<size_t>(ith)];
+    // Every worker quantizes the state itself: blocks are quantized independently, so each
+    // copy is the bytes llama.cpp's matrix product would compute, without a barrier.
+    head->quantize(static_cast<const float *>(dst->src[0]->data), worker.state.data());
+    head->kept_part(worker.state.data(), ith, nth);
+    if (head->check_) head->check_part(worker.state.data(), head->slot_ + 1, ith, nth);
+    if (ith == 0) {
+        std::memcpy(&head->states_[static_cast<size_t>(head->slot_) * head->state_bytes_], worker.state.data(), head->state_bytes_);
+        static_cast<float *>(dst->data)[0] = 0.0f;
+        head->runs_.fetch_add(1, std::memory_order_release);
+    }
+}
+
+void TrimmedHead::kept_part(const uint8_t *state, int ith, int nth) {
+    auto &worker = workers_[static_cast<size_t>(ith)];
+    worker.kept = KeptChoice{};
+    size_t begin = 0, end = 0;
+    share(kept_.size(), ith, nth, begin, end);
+    const bool compact = !compact_.empty();
+    RowChoice best;
+    float runner_up = -INFINITY;
+    for (size_t i = begin; i < end; ++i) {
+        const uint8_t *weights = compact ? &compact_[i * row_bytes_] : row(kept_[i]);
+        float value = 0.0f;
+        vec_dot_(embedding_, &value, 0, weights, 0, state, 0, 1);
+        if (value > best.value) {
+            runner_up = best.value;
+            best = RowChoice{value, kept_[i]};
+        } else if (value > runner_up) {
+            runner_up = value;
+        }
+    }
+    worker.kept = KeptChoice{best, runner_up};
+}
+
+void TrimmedHead::check_part(const uint8_t *current, int32_t count, int ith, int nth) {
+    auto &worker = workers_[static_cast<size_t>(ith)];
+    for (int32_t s = 0; s < count; ++s) worker.excluded[static_cast<size_t>(s)] = RowChoice{};
+    size_t begin = 0, end = 0;
+    share(excluded_.size(), ith, nth, begin, end);
+    // One read of each excluded row for all the states: the point of checking several at once.
+    for (size_t i = begin; i < end; ++i) {
+        const int32_t token = excluded_[i];
+        const uint8_t *weights = row(token);
+        for (int32_t s = 0; s < count; ++s) {
+            const uint8_t *state = s == slot_ && current != nullptr ? current : &states_[static_cast<size_t>(s) * state_bytes_];
+            float value = 0.0f;
+            vec_dot_(embedding_, &value, 0, weights, 0, state, 0, 1);
+            auto &best = worker.excluded[static_cast<size_t>(s)];
+            if (value > best.value) best = RowChoice{value, token};
+        }
+    }
+}
+
+KeptChoice TrimmedHead::kept_choice() const {
+    KeptChoice total;
+    for (const auto &worker : workers_) {
+        const KeptChoice &part = worker.kept;
+        if (part.best.beats(total.best)) {
+            total.runner_up = std::max(total.runner_up, std::max(total.best.value, part.runner_up));
+            total.best = part.best;
+        } else {
+            total.runner_up = std::max(total.runner_up, part.best.value);
+        }
+    }
+    return total;
+}
+
+void TrimmedHead::check(int32_t count) {
+    count = std::clamp(count, 0, slots_);
+    const int32_t saved_slot = slot_;
+    slot_ = -1; // every state comes from its slot
+    std::vector<std::thread> helpers;
+    helpers.reserve(static_cast<size_t>(threads_ - 1));
+    for (int ith = 1; ith < threads_; ++ith) helpers.emplace_back([this, count, ith] { check_part(nullptr, count, ith, threads_); });
+    check_part(nullptr, count, 0, threads_);
+    for (auto &helper : helpers) helper.join();
+    slot_ = saved_slot;
+}
+
+RowChoice TrimmedHead::excluded_choice(int32_t slot) const {
+    RowChoice total;
+    for (const auto &worker : workers_) {
+        const RowChoice &part = worker.excluded[static_cast<size_t>(slot)];
+        if (part.beats(total)) total = part;
+    }
+    return total;
+}
+
+} // namespace ilotoki

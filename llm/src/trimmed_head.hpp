@@ -1,0 +1,143 @@
+// The trimmed output head: the model's output projection computed only for the vocabulary
+// rows the target language can use, checked against the rest of the rows every few tokens.
+//
+// The model's graph calls `build` in place of its own head (llm/patches/0001); the operation
+// it adds runs on ggml's worker threads and, for one hidden state:
+//   - quantizes it as llama.cpp's matrix product does (the row type's vec_dot type),
+//   - takes the dot product with every kept row (ggml's own vec_dot kernel) and keeps the
+//     largest value, its row, and the runner-up value,
+//   - stores the quantized state in a slot, so that a later check can compare the excluded
+//     rows against it,
+//   - when asked, checks the stored states: the largest value over the excluded rows for each,
+//     reading each excluded row once for all of them.
+// The generation loop (generation.cpp) accepts a token only when its margin over every other
+// row, kept or excluded, is more than `margin`; otherwise it rolls the KV cache back and takes
+// that step again with llama.cpp's own head. So greedy output is token for token the full
+// head's; see docs/benchmarks.md ("The trimmed output head").
+#pragma once
+
+#include "ggml-cpu.h"
+#include "ggml.h"
+#include "llama.h"
+#include "output_rows.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ilotoki {
+
+/// The largest value over a set of rows, and the first row that has it.
+struct RowChoice {
+    float value = -INFINITY;
+    int32_t row = -1;
+
+    /// Whether (value, row) beats `other` under greedy decoding: higher, or equal and earlier.
+    bool beats(const RowChoice &other) const {
+        return value > other.value || (value == other.value && row >= 0 && (other.row < 0 || row < other.row));
+    }
+};
+
+/// The kept rows' choice for one hidden state.
+struct KeptChoice {
+    RowChoice best;
+    /// The largest value of any other kept row.
+    float runner_up = -INFINITY;
+};
+
+class TrimmedHead {
+public:
+    /// The head of `path` if it can be trimmed on this build, or null with the reason in `why`.
+    static std::unique_ptr<TrimmedHead> open(const std::string &path, const llama_model *model, int32_t threads,
+                                             int32_t slots, std::string &why);
+    ~TrimmedHead();
+    TrimmedHead(const TrimmedHead &) = delete;
+    TrimmedHead &operator=(const TrimmedHead &) = delete;
+
+    /// Makes `script`'s rows the kept ones; their set is computed once and cached. Small sets
+    /// are copied together (a compact block the CPU streams through); large ones are read
+    /// from the file's head where they lie.
+    void use_script(const llama_vocab *vocab, OutputScript script);
+
+    int32_t kept_rows() const { return static_cast<int32_t>(kept_.size()); }
+    /// Whether the current set is small enough to be faster than llama.cpp's head (it is then
+    /// also held compact).
+    bool worth_trimming() const { return !compact_.empty(); }
+    int32_t vocabulary_rows() const { return rows_; }
+    /// Bytes the head reads per token with the current set, and with every row.
+    uint64_t kept_bytes() const { return static_cast<uint64_t>(kept_.size()) * row_bytes_; }
+    uint64_t all_bytes() const { return static_cast<uint64_t>(rows_) * row_bytes_; }
+    /// Anonymous memory held for compact rows (0 when the set is read in place).
+    uint64_t compact_bytes() const { return compact_.size(); }
+    int32_t slot_count() const { return slots_; }
+
+    /// How much a choice must beat every other row by to be accepted without llama.cpp's own
+    /// head: covers the rounding difference between this kernel and the one llama.cpp picks.
+    static float margin(float value) { return std::ldexp(std::fmax(1.0f, std::fabs(value)), -10); }
+
+    /// The graph hook (`llama_output_head_fn`); `self` is the TrimmedHead.
+    static ggml_tensor *build(ggml_context *ctx, ggml_tensor *hidden, ggml_tensor *output, void *self);
+
+    /// Before a decode: the state it computes goes to `slot`; with `check`, the operation
+    /// also checks slots 0...slot against the excluded rows.
+    void prepare(int32_t slot, bool check);
+    /// Number of times the operation has run (to see whether the last decode used it).
+    uint64_t runs() const { return runs_.load(std::memory_order_acquire); }
+    /// After a decode: the kept rows' choice for the state it computed.
+    KeptChoice kept_choice() const;
+    /// Checks slots 0..<count against the excluded rows now, on `threads_` threads.
+    void check(int32_t count);
+    /// After a check: the excluded rows' best for `slot`.
+    RowChoice excluded_choice(int32_t slot) const;
+
+private:
+    TrimmedHead() = default;
+    static void compute(ggml_tensor *dst, int ith, int nth, void *self);
+    void quantize(const float *hidden, uint8_t *out) const;
+    void kept_part(const uint8_t *state, int ith, int nth);
+    void check_part(const uint8_t *current, int32_t count, int ith, int nth);
+    const uint8_t *row(int32_t token) const { return head_ + static_cast<size_t>(token) * row_bytes_; }
+
+    // The file's head, mapped read-only.
+    void *map_ = nullptr;
+    size_t map_size_ = 0;
+    const uint8_t *head_ = nullptr;
+    ggml_type type_ = GGML_TYPE_F32;
+    ggml_type state_type_ = GGML_TYPE_F32;
+    ggml_vec_dot_t vec_dot_ = nullptr;
+    ggml_from_float_t from_float_ = nullptr;
+    int32_t embedding_ = 0;
+    int32_t rows_ = 0;
+    size_t row_bytes_ = 0;
+    size_t state_bytes_ = 0;
+    int32_t threads_ = 1;
+    int32_t slots_ = 0;
+
+    // The kept rows of the current script, and the others.
+    std::vector<std::vector<int32_t>> script_rows_ = std::vector<std::vector<int32_t>>(kOutputScriptCount);
+    bool script_known_[kOutputScriptCount] = {};
+    OutputScript script_ = OutputScript::Any;
+    bool script_set_ = false;
+    std::vector<int32_t> kept_;
+    std::vector<int32_t> excluded_;
+    std::vector<uint8_t> compact_;
+
+    // Per step.
+    int32_t slot_ = 0;
+    bool check_ = false;
+    std::atomic<uint64_t> runs_{0};
+    std::vector<uint8_t> states_; // slots_ quantized states
+
+    // Per worker thread: its copy of the quantized state and its partial results.
+    struct Worker {
+        std::vector<uint8_t> state;
+        KeptChoice kept;
+        std::vector<RowChoice> excluded;
+    };
+    std::vector<Worker> workers_;
+};
+
+} // namespace ilotoki
