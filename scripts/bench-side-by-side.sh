@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs llama.cpp's own llama-bench and `ilotoki bench` on the same GGUF file and thread
 # counts, alternately, for several rounds, and prints our decode and prefill speed as a ratio
-# of llama-bench's (medians of the rounds, with the spread).
+# of llama-bench's (medians of the rounds, with the spread), with each output head: llama.cpp's
+# full head and the trimmed one (the default), overall and per target language.
 #
 #   scripts/bench-side-by-side.sh [--model FILE] [--threads "1 2"] [--rounds 5] [--max-tokens 32]
 #
@@ -54,7 +55,10 @@ for round in $(seq "$rounds"); do
             "$llama_bench" -m "$model" -t "$t" -p 0 -n "$max_tokens" -d "$prompt_length" -r 1 -o json 2>/dev/null >"$work/llama-tg-$t-$round.json"
         }
         run_ours() {
-            "$ilotoki" bench --model "$model" --threads "$t" --max-tokens "$max_tokens" --json >"$work/ours-$t-$round.json"
+            for head in full trimmed; do
+                "$ilotoki" bench --model "$model" --threads "$t" --max-tokens "$max_tokens" --head "$head" --json \
+                    >"$work/ours-$head-$t-$round.json"
+            done
         }
         # Alternate which goes first, so neither always runs on a warmer machine.
         if [ $((round % 2)) = 1 ]; then run_llama; run_ours; else run_ours; run_llama; fi
@@ -87,19 +91,40 @@ def llama_prefill(results):
     speed = {r["n_prompt"]: r["avg_ts"] for r in results}
     return sum(lengths) / sum(n / speed[n] for n in lengths)
 
+def target_decode(run, language):
+    prompts = [p for p in run["prompts"] if p["targetLanguage"] == language]
+    return sum(p["decodedTokens"] for p in prompts) * 1000 / sum(p["decodeMs"] for p in prompts)
+
+per_target = {}
 for t in threads:
     pp = [llama_prefill(load(f"llama-pp-{t}-{r}.json")) for r in range(1, rounds + 1)]
     tg = [load(f"llama-tg-{t}-{r}.json")[0]["avg_ts"] for r in range(1, rounds + 1)]
-    ours = [load(f"ours-{t}-{r}.json") for r in range(1, rounds + 1)]
-    prefill = [o["runs"][0]["prefillTokensPerSecond"] for o in ours]
-    decode = [o["runs"][0]["decodeTokensPerSecond"] for o in ours]
-    anon = max(o["runs"][0]["peakAnonymousRSSMiB"] for o in ours)
-    chosen = ours[0]["runs"][0]["chosenByPerformanceCoreCount"]
-    best[t] = (statistics.median(decode), min(decode), max(decode), chosen)
-    print(f"{t:>7}   {spread(pp)}   {spread(prefill)}   {statistics.median(prefill) / statistics.median(pp):5.3f}   |"
-          f"  {spread(tg)}   {spread(decode)}   {statistics.median(decode) / statistics.median(tg):5.3f}"
-          + ("   ← performance_core_count()" if chosen else ""))
-    print(f"          ilotoki peak anonymous RSS (beyond the mapped model): {anon:.1f} MiB")
+    for head in ("full", "trimmed"):
+        ours = [load(f"ours-{head}-{t}-{r}.json") for r in range(1, rounds + 1)]
+        prefill = [o["runs"][0]["prefillTokensPerSecond"] for o in ours]
+        decode = [o["runs"][0]["decodeTokensPerSecond"] for o in ours]
+        anon = max(o["runs"][0]["peakAnonymousRSSMiB"] for o in ours)
+        chosen = ours[0]["runs"][0]["chosenByPerformanceCoreCount"]
+        if head == "trimmed":
+            best[t] = (statistics.median(decode), min(decode), max(decode), chosen)
+            for language in ("tok", "en", "ru", "vi"):
+                runs = [o["runs"][0]["prompts"] for o in ours]
+                chosen_prompts = [p for prompts in runs for p in prompts if p["targetLanguage"] == language]
+                per_target[(t, language)] = (
+                    statistics.median(target_decode(o["runs"][0], language) for o in ours) / statistics.median(tg),
+                    sum(p["headRollbacks"] for p in chosen_prompts),
+                    sum(p["headFellBack"] for p in chosen_prompts),
+                    len(chosen_prompts),
+                    max(p["headRows"] for p in chosen_prompts))
+        print(f"{t:>7}   {spread(pp)}   {spread(prefill)}   {statistics.median(prefill) / statistics.median(pp):5.3f}   |"
+              f"  {spread(tg)}   {spread(decode)}   {statistics.median(decode) / statistics.median(tg):5.3f}   {head} head"
+              + ("   ← performance_core_count()" if chosen else ""))
+        print(f"          ilotoki peak anonymous RSS (beyond the mapped model), {head} head: {anon:.1f} MiB")
+print()
+print("trimmed head, decode per target language as a ratio of llama-bench's tg (median of the rounds):")
+print("threads   target   rows/token   decode ratio   rollbacks   prompts on the full head after rollbacks")
+for (t, language), (ratio, rollbacks, fell_back, count, rows) in per_target.items():
+    print(f"{t:>7}   {language:<6} {rows:12d} {ratio:14.3f} {rollbacks:11d}   {fell_back} of {count}")
 top = max(best, key=lambda t: best[t][0])
 picked = [t for t in best if best[t][3]]
 if picked:

@@ -14,6 +14,7 @@ struct BenchCommand {
             OptionSpec("--threads", .required("N,N,…"), help: "Thread counts to sweep (default: the performance cores)."),
             OptionSpec("--max-tokens", .required("N"), help: "Tokens generated per prompt (default 32)."),
             OptionSpec("--prompts", .required("N"), help: "Run only the first N of the 36 prompts."),
+            OptionSpec("--to", .required("LANG"), help: "Run only the prompts into this language (tok, en, ru or vi)."),
             OptionSpec("--selection", .required("KIND"), help: "argmax (default), greedy (llama.cpp's sampler) or chain (top-k/top-p/temperature)."),
             OptionSpec("--logits-all", help: "Request logits for every prompt token, not only the last."),
             OptionSpec("--head", .required("HEAD"), help: "trimmed (default: only the target language's rows, checked) or full (llama.cpp's)."),
@@ -108,7 +109,13 @@ struct BenchCommand {
                 return count
             }
         } ?? [chosen]
-        let prompts = Array(BenchmarkPrompts.all.prefix(promptLimit))
+        let target = try arguments.value("--to").map { code -> Language in
+            guard let language = Language(rawValue: code) else {
+                throw UsageError(message: "--to '\(code)': use tok, en, ru or vi.", command: "bench")
+            }
+            return language
+        }
+        let prompts = Array(BenchmarkPrompts.all.filter { target == nil || $0.direction.target == target }.prefix(promptLimit))
         let json = arguments.has("--json")
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
 

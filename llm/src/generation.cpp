@@ -350,9 +350,10 @@ void ilotoki_llm::step_trimmed() {
 
 bool ilotoki_llm::settle(bool ran) {
     const auto count = static_cast<int32_t>(pending.size());
-    if (!ran) head->check(count);
-    checks_done += 1;
-    {
+    const bool all_exact = std::all_of(pending.begin(), pending.end(), [](const PendingToken &entry) { return entry.exact; });
+    if (!ran && !all_exact) head->check(count);
+    if (ran || !all_exact) {
+        checks_done += 1;
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_checks += 1;
     }

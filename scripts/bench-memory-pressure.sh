@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Decode speed under memory pressure: `ilotoki bench` in a cgroup (v1) memory limit, at a sweep
+# of limits, with each output head, after the model's pages were dropped from the page cache
+# (so the limit really bounds what stays resident). Prints decode speed, major page faults
+# and peak memory per limit; docs/benchmarks.md keeps the table.
+#
+#   sudo scripts/bench-memory-pressure.sh [--model FILE] [--limits "none 400 300 250"] [--to tok] [--prompts 4]
+#
+# Needs root and the cgroup v1 memory controller (/sys/fs/cgroup/memory).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$REPO_ROOT"
+
+model="$BUILD_DIR/test-models/$GEMMA_TEST_MODEL_FILE"
+limits="none 400 300 250"
+target=tok
+prompts=4
+threads=2
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --model) model=$2; shift 2 ;;
+    --limits) limits=$2; shift 2 ;;
+    --to) target=$2; shift 2 ;;
+    --prompts) prompts=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    *) die "unknown option $1" ;;
+    esac
+done
+
+controller=/sys/fs/cgroup/memory
+[ "$(id -u)" = 0 ] || die "this needs root (it creates cgroups under $controller)"
+[ -w "$controller" ] || die "no writable cgroup v1 memory controller at $controller"
+[ -f "$model" ] || "$REPO_ROOT/scripts/fetch-test-models.sh" >&2
+swift build -c release --product ilotoki >&2
+ilotoki="$REPO_ROOT/.build/release/ilotoki"
+work=$(mktemp -d)
+group="$controller/ilotoki-bench-$$"
+cleanup() {
+    if [ -d "$group" ]; then rmdir "$group" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+export ILOTOKI_HOME="$work/home"
+
+drop_model_pages() {
+    python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+os.close(fd)' "$model"
+}
+
+log "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+log "model: $model ($(file_size "$model") bytes); → $target, $prompts prompts, $threads threads"
+for limit in $limits; do
+    for head in full trimmed; do
+        mkdir -p "$group"
+        if [ "$limit" = none ]; then
+            echo -1 >"$group/memory.limit_in_bytes"
+        else
+            echo $((limit * 1024 * 1024)) >"$group/memory.limit_in_bytes"
+        fi
+        drop_model_pages
+        sh -c 'echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$group" \
+            "$ilotoki" bench --model "$model" --threads "$threads" --to "$target" --prompts "$prompts" --head "$head" --json \
+            >"$work/$limit-$head.json" || die "the benchmark failed at the $limit MiB limit"
+        rmdir "$group"
+        log "limit $limit, $head head done"
+    done
+done
+
+python3 - "$work" "$limits" "$target" <<'PY'
+import json, sys
+work, limits, target = sys.argv[1], sys.argv[2].split(), sys.argv[3]
+print()
+print(f"Decode toward {target} under a cgroup memory limit (model pages dropped before each run)")
+print()
+print("limit MiB   head      decode tok/s   vs unlimited   major faults   peak RSS MiB   peak anon MiB   rows/token")
+base = {}
+for limit in limits:
+    for head in ("full", "trimmed"):
+        run = json.load(open(f"{work}/{limit}-{head}.json"))["runs"][0]
+        decode = run["decodeTokensPerSecond"]
+        base.setdefault(head, decode)
+        rows = max(p["headRows"] for p in run["prompts"])
+        print(f"{limit:>9}   {head:<8} {decode:14.1f} {decode / base[head]:14.2f} {run['majorPageFaults']:14d} "
+              f"{run['peakRSSMiB']:14.1f} {run['peakAnonymousRSSMiB']:15.1f} {rows:12d}")
+PY
