@@ -192,17 +192,7 @@ void ilotoki_llm::release(llama_token token) {
         finish(ILOTOKI_LLM_FINISH_END_OF_GENERATION);
         return;
     }
-    char buffer[256];
-    int32_t length = llama_token_to_piece(vocab, token, buffer, sizeof(buffer), 0, /*special*/ false);
-    std::string bytes;
-    if (length < 0) {
-        bytes.resize(static_cast<size_t>(-length));
-        length = llama_token_to_piece(vocab, token, bytes.data(), -length, 0, false);
-        bytes.resize(length > 0 ? static_cast<size_t>(length) : 0);
-    } else {
-        bytes.assign(buffer, static_cast<size_t>(length));
-    }
-    switch (output.feed(bytes)) {
+    switch (output.feed(ilotoki::token_text(vocab, token, /*special*/ false))) {
     case ilotoki::OutputFilter::Outcome::Continue: break;
     case ilotoki::OutputFilter::Outcome::StopSequence: finish(ILOTOKI_LLM_FINISH_STOP_SEQUENCE); break;
     case ilotoki::OutputFilter::Outcome::LineLimit: finish(ILOTOKI_LLM_FINISH_LINE_LIMIT); break;
@@ -240,9 +230,35 @@ bool ilotoki_llm::next() {
     }
 }
 
+int32_t ilotoki_llm::token_limit() const { return params.max_tokens > 0 ? params.max_tokens : context_length; }
+
+bool ilotoki_llm::evaluate_last_token() {
+    if (!decode(&last_token, 1, false)) return false;
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    stats.decoded_tokens += 1;
+    token_awaiting_decode = false;
+    return true;
+}
+
+void ilotoki_llm::accept(llama_token token, double selection_ms) {
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.selection_ms += selection_ms;
+        generated.push_back(token);
+        stats.generated_tokens = static_cast<int32_t>(generated.size());
+    }
+    last_token = token;
+    token_awaiting_decode = true;
+}
+
+void ilotoki_llm::keep_generated(size_t count) {
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    generated.resize(count);
+    stats.generated_tokens = static_cast<int32_t>(generated.size());
+}
+
 void ilotoki_llm::step_full() {
-    const int32_t max_tokens = params.max_tokens > 0 ? params.max_tokens : context_length;
-    if (static_cast<int32_t>(generated.size()) >= max_tokens) {
+    if (static_cast<int32_t>(generated.size()) >= token_limit()) {
         finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
         return;
     }
@@ -251,30 +267,20 @@ void ilotoki_llm::step_full() {
             finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
             return;
         }
-        if (!decode(&last_token, 1, false)) {
+        if (!evaluate_last_token()) {
             finish(ILOTOKI_LLM_FINISH_STOPPED);
             return;
         }
-        std::lock_guard<std::mutex> lock(stats_mutex);
-        stats.decoded_tokens += 1;
-        token_awaiting_decode = false;
     }
 
     const auto selection_start = Clock::now();
     const llama_token token = select_token();
-    {
-        std::lock_guard<std::mutex> lock(stats_mutex);
-        stats.selection_ms += milliseconds_between(selection_start, Clock::now());
-        generated.push_back(token);
-        stats.generated_tokens = static_cast<int32_t>(generated.size());
-    }
-    last_token = token;
-    token_awaiting_decode = true;
+    accept(token, milliseconds_between(selection_start, Clock::now()));
     release(token);
 }
 
 void ilotoki_llm::step_trimmed() {
-    const int32_t max_tokens = params.max_tokens > 0 ? params.max_tokens : context_length;
+    const int32_t max_tokens = token_limit();
     const bool at_limit = static_cast<int32_t>(generated.size()) >= max_tokens ||
                           (token_awaiting_decode && position >= context_length);
     if (at_limit) {
@@ -293,13 +299,10 @@ void ilotoki_llm::step_trimmed() {
         checked = slot + 1 >= due;
         head->prepare(slot, checked);
         head_runs_before = head->runs();
-        if (!decode(&last_token, 1, false)) {
+        if (!evaluate_last_token()) {
             finish(ILOTOKI_LLM_FINISH_STOPPED);
             return;
         }
-        std::lock_guard<std::mutex> lock(stats_mutex);
-        stats.decoded_tokens += 1;
-        token_awaiting_decode = false;
     }
 
     const auto selection_start = Clock::now();
@@ -324,14 +327,7 @@ void ilotoki_llm::step_trimmed() {
         }
     }
     pending.push_back(entry);
-    {
-        std::lock_guard<std::mutex> lock(stats_mutex);
-        stats.selection_ms += milliseconds_between(selection_start, Clock::now());
-        generated.push_back(entry.chosen);
-        stats.generated_tokens = static_cast<int32_t>(generated.size());
-    }
-    last_token = entry.chosen;
-    token_awaiting_decode = true;
+    accept(entry.chosen, milliseconds_between(selection_start, Clock::now()));
 
     // Check now what was checked in the step, and what must be final before going on: the end
     // of the output, the end of a line (stop sequences, line limits), a full set of slots.
@@ -341,9 +337,7 @@ void ilotoki_llm::step_trimmed() {
     // A line end is final at once only where a stop sequence or a line limit may end the
     // output there; otherwise the check waits for its turn.
     if (!due_now && (params.max_lines > 0 || output.has_stop_sequences())) {
-        char text[256];
-        const int32_t length = llama_token_to_piece(vocab, entry.chosen, text, sizeof(text), 0, false);
-        due_now = length < 0 || std::memchr(text, '\n', static_cast<size_t>(length)) != nullptr;
+        due_now = ilotoki::token_text(vocab, entry.chosen, /*special*/ false).find('\n') != std::string::npos;
     }
     if (due_now && !settle(checked)) finish(ILOTOKI_LLM_FINISH_STOPPED);
 }
@@ -371,32 +365,21 @@ bool ilotoki_llm::settle(bool ran) {
     entries.swap(pending);
     for (int32_t i = 0; i < settled && !finished; ++i) {
         release(entries[static_cast<size_t>(i)].chosen);
-        if (finished) {
-            // The output ended at this token (a stop sequence): the ones after it never count.
-            std::lock_guard<std::mutex> lock(stats_mutex);
-            generated.resize(first_pending + static_cast<size_t>(i) + 1);
-            stats.generated_tokens = static_cast<int32_t>(generated.size());
-        }
+        // The output ended at this token (a stop sequence): the ones after it never count.
+        if (finished) keep_generated(first_pending + static_cast<size_t>(i) + 1);
     }
     if (failed < 0 || finished) return true;
 
     // Roll back to the failed step and take it with the full head.
     const PendingToken &entry = entries[static_cast<size_t>(failed)];
+    keep_generated(first_pending + static_cast<size_t>(failed));
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
-        generated.resize(first_pending + static_cast<size_t>(failed));
-        stats.generated_tokens = static_cast<int32_t>(generated.size());
         stats.head_rollbacks += 1;
     }
     const llama_token token = choose_with_full_head(entry.decoded, entry.position);
     if (token < 0) return false;
-    {
-        std::lock_guard<std::mutex> lock(stats_mutex);
-        generated.push_back(token);
-        stats.generated_tokens = static_cast<int32_t>(generated.size());
-    }
-    last_token = token;
-    token_awaiting_decode = true;
+    accept(token, 0.0);
     release(token);
     rollbacks += 1;
     if (rollbacks >= ilotoki::kRollbacksBeforeFullHead) {

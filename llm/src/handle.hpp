@@ -122,7 +122,6 @@ struct ilotoki_llm {
     int32_t rollbacks = 0;
     llama_token last_decoded = 0;
     uint64_t head_runs_before = 0;
-    bool check_in_step = false;
 
     ~ilotoki_llm() {
         if (context != nullptr && head_hooked) llama_set_output_head(context, nullptr, nullptr);
@@ -148,6 +147,14 @@ struct ilotoki_llm {
     llama_token select_token();
     /// Hands a token that is final to the output (end of generation, text, stops).
     void release(llama_token token);
+    /// At most this many tokens are generated in this translation.
+    int32_t token_limit() const;
+    /// Evaluates `last_token` at the current position. Returns false if it was aborted.
+    bool evaluate_last_token();
+    /// Records `token` as the next generated one, to be evaluated next.
+    void accept(llama_token token, double selection_ms);
+    /// Drops the generated tokens after the first `count` (a rollback, an output that ended early).
+    void keep_generated(size_t count);
     void step_full();
     void step_trimmed();
     void hook_head(bool on);

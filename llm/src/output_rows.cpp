@@ -92,24 +92,23 @@ bool text_fits_script(std::string_view text, OutputScript script) {
     return true;
 }
 
+std::string token_text(const llama_vocab *vocab, llama_token token, bool special) {
+    char buffer[256];
+    const int32_t length = llama_token_to_piece(vocab, token, buffer, sizeof(buffer), 0, special);
+    if (length >= 0) return std::string(buffer, static_cast<size_t>(length));
+    std::string text(static_cast<size_t>(-length), '\0');
+    const int32_t written = llama_token_to_piece(vocab, token, text.data(), -length, 0, special);
+    text.resize(written > 0 ? static_cast<size_t>(written) : 0);
+    return text;
+}
+
 std::vector<int32_t> rows_for_script(const llama_vocab *vocab, OutputScript script) {
     const int32_t count = llama_vocab_n_tokens(vocab);
     std::vector<int32_t> rows;
-    std::string piece(64, '\0');
     for (int32_t token = 0; token < count; ++token) {
         const auto attributes = llama_vocab_get_attr(vocab, token);
-        if ((attributes & (LLAMA_TOKEN_ATTR_CONTROL | LLAMA_TOKEN_ATTR_BYTE | LLAMA_TOKEN_ATTR_UNKNOWN)) != 0) {
-            rows.push_back(token);
-            continue;
-        }
-        int32_t length = llama_token_to_piece(vocab, token, piece.data(), static_cast<int32_t>(piece.size()), 0, true);
-        if (length < 0) {
-            piece.resize(static_cast<size_t>(-length));
-            length = llama_token_to_piece(vocab, token, piece.data(), static_cast<int32_t>(piece.size()), 0, true);
-        }
-        if (length < 0 || text_fits_script(std::string_view(piece.data(), static_cast<size_t>(length)), script)) {
-            rows.push_back(token);
-        }
+        const bool always = (attributes & (LLAMA_TOKEN_ATTR_CONTROL | LLAMA_TOKEN_ATTR_BYTE | LLAMA_TOKEN_ATTR_UNKNOWN)) != 0;
+        if (always || text_fits_script(token_text(vocab, token, /*special*/ true), script)) rows.push_back(token);
     }
     return rows;
 }

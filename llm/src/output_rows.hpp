@@ -5,6 +5,7 @@
 #include "llama.h"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,9 @@ const char *output_script_name(OutputScript script);
 /// digits, whitespace, ASCII and typographic punctuation. Text that is not valid UTF-8 (a
 /// token holding part of a character) fits every script.
 bool text_fits_script(std::string_view text, OutputScript script);
+
+/// The text of `token` (with `special`, control tokens' text too).
+std::string token_text(const llama_vocab *vocab, llama_token token, bool special);
 
 /// The token ids `script` can use, ascending: every control, byte and unknown token, and
 /// every other token whose text fits the script.

@@ -66,12 +66,6 @@ public:
     /// Whether the current set is small enough to be faster than llama.cpp's head (it is then
     /// also held compact).
     bool worth_trimming() const { return !compact_.empty(); }
-    int32_t vocabulary_rows() const { return rows_; }
-    /// Bytes the head reads per token with the current set, and with every row.
-    uint64_t kept_bytes() const { return static_cast<uint64_t>(kept_.size()) * row_bytes_; }
-    uint64_t all_bytes() const { return static_cast<uint64_t>(rows_) * row_bytes_; }
-    /// Anonymous memory held for compact rows (0 when the set is read in place).
-    uint64_t compact_bytes() const { return compact_.size(); }
     int32_t slot_count() const { return slots_; }
 
     /// How much a choice must beat every other row by to be accepted without llama.cpp's own
