@@ -43,7 +43,9 @@ FLAGS=(
     "${LLAMA_STATIC_FLAGS[@]}" -DCMAKE_POSITION_INDEPENDENT_CODE=ON
     -DGGML_NATIVE=OFF -DGGML_CPU_ARM_ARCH=armv8.2-a+dotprod+fp16
 )
-key=$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256:$(basename "$source_dir")" "${FLAGS[*]}" "$(cat "$ndk/source.properties")" \
+# The core too: the trimmed head's arm64 kernel (llm/src/row_dots.cpp) needs the dot product.
+CORE_FLAGS=(-DCMAKE_CXX_FLAGS=-march=armv8.2-a+dotprod)
+key=$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION:$LLAMA_CPP_PYTHON_SHA256:$(basename "$source_dir")" "${FLAGS[*]} ${CORE_FLAGS[*]}" "$(cat "$ndk/source.properties")" \
     "$(cat llm/src/*.cpp llm/src/*.hpp llm/include/*.h llm/CMakeLists.txt | short_hash)" | short_hash)
 dir="$ILOTOKI_CACHE/android/$key"
 if [ ! -f "$dir/.complete" ]; then
@@ -54,7 +56,7 @@ if [ ! -f "$dir/.complete" ]; then
         cmake -S "$source_dir" -B "$dir/llama" -G Ninja "${FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$dir/install"
     run_logged "$dir/llama-build.log" "building llama.cpp for Android" ninja -C "$dir/llama" install
     run_logged "$dir/core-configure.log" "configuring llm/ for Android" \
-        cmake -S llm -B "$dir/core" -G Ninja "${FLAGS[@]}" -DILOTOKI_LLM_TESTS=OFF -DCMAKE_PREFIX_PATH="$dir/install" \
+        cmake -S llm -B "$dir/core" -G Ninja "${FLAGS[@]}" "${CORE_FLAGS[@]}" -DILOTOKI_LLM_TESTS=OFF -DCMAKE_PREFIX_PATH="$dir/install" \
         -DCMAKE_FIND_ROOT_PATH="$dir/install" -DLLAMA_SOURCE_DIR="$source_dir"
     run_logged "$dir/core-build.log" "building llm/ for Android" ninja -C "$dir/core"
     merge_core_archive "$dir/libilotoki_llm.a" "$dir/core" "$dir/install" "$prebuilt/bin/llvm-ar"

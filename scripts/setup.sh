@@ -2,7 +2,8 @@
 # Everything needed to build ilo toki on a fresh Debian/Ubuntu machine with the Swift
 # toolchain: system packages (GTK 4 for the Linux app, libedit for the command line), a Python environment under build/ for
 # the fetchers, llama.cpp and the inference core, the app's fonts. Idempotent and quick once done.
-#   --with-test-tools   also install what the tests need (strace, Xvfb, xdotool, hb-shape, shellcheck, a JDK)
+#   --with-test-tools   also install what the tests need (strace, Xvfb, xdotool, hb-shape, shellcheck, a JDK,
+#                       an arm64 cross compiler and qemu for the arm64 row kernels)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -12,7 +13,8 @@ command -v python3 >/dev/null || die "python3 is needed to fetch pinned sources"
 packages=(cmake ninja-build pkg-config patch libgtk-4-dev libedit-dev)
 for arg in "$@"; do
     case "$arg" in
-    --with-test-tools) packages+=(strace xvfb xauth xdotool desktop-file-utils appstream libharfbuzz-bin shellcheck default-jdk-headless) ;;
+    --with-test-tools) packages+=(strace xvfb xauth xdotool desktop-file-utils appstream libharfbuzz-bin shellcheck default-jdk-headless
+                                  g++-aarch64-linux-gnu qemu-user) ;;
     *) die "unknown option $arg" ;;
     esac
 done

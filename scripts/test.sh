@@ -15,6 +15,8 @@ cd "$REPO_ROOT"
 log "C core tests"
 build/llm/bin/output_filter_test
 build/llm/bin/output_rows_test
+build/llm/bin/row_dots_test
+"$REPO_ROOT/scripts/check-row-dots-arm64.sh"
 build/llm/bin/argmax_test
 build/llm/bin/c_api_test build/test-models
 
