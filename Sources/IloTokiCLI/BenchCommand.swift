@@ -50,6 +50,7 @@ struct BenchCommand {
         let headRollbacks: Int
         let headFullSteps: Int
         let headFellBack: Bool
+        let headWidened: Bool
     }
 
     struct RunFigures: Codable {
@@ -69,6 +70,7 @@ struct BenchCommand {
         let headRollbacks: Int
         let headFullSteps: Int
         let headFellBack: Int
+        let headWidened: Int
     }
 
     struct Report: Codable {
@@ -81,6 +83,7 @@ struct BenchCommand {
         let logitsForAllPromptTokens: Bool
         let head: String
         let trimmedHeadAvailable: Bool
+        let trimmedHeadKernel: String
         let performanceCoreCount: Int
         let runs: [RunFigures]
     }
@@ -122,6 +125,7 @@ struct BenchCommand {
         var runs: [RunFigures] = []
         var description = ""
         var trimmable = false
+        var kernel = ""
         for threads in threadCounts {
             if !json { console.err("threads \(threads): loading \(path)\n") }
             let start = ContinuousClock.now
@@ -129,6 +133,7 @@ struct BenchCommand {
             let loadMs = milliseconds(ContinuousClock.now - start)
             description = engine.info.description
             trimmable = engine.info.trimmedHead
+            kernel = engine.info.trimmedHeadKernel
             // Warm up: pages in, compute buffers allocated, caches hot, every direction's rows known.
             for direction in TranslationDirection.all {
                 _ = try await generate(
@@ -150,14 +155,15 @@ struct BenchCommand {
                         decodeTokensPerSecond: stats.decodeTokensPerSecond, majorPageFaults: stats.majorPageFaults,
                         targetLanguage: prompt.direction.target.code, tokens: stats.tokens, headRows: stats.head.rows,
                         headChecks: stats.head.checks, headRollbacks: stats.head.rollbacks, headFullSteps: stats.head.fullHeadSteps,
-                        headFellBack: stats.head.fellBack))
+                        headFellBack: stats.head.fellBack, headWidened: stats.head.widened))
                 if !json {
                     console.err(
                         String(
                             format: "  %2d %@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d   head %6d rows, %d checks, %d rollbacks%@\n",
                             index + 1, prompt.direction.description, stats.promptTokens, stats.prefillTokensPerSecond,
                             stats.generatedTokens, stats.decodeTokensPerSecond, stats.firstPieceMilliseconds, stats.majorPageFaults,
-                            stats.head.rows, stats.head.checks, stats.head.rollbacks, stats.head.fellBack ? " → full head" : ""))
+                            stats.head.rows, stats.head.checks, stats.head.rollbacks,
+                            stats.head.fellBack ? " → full head" : stats.head.widened ? " → four languages' rows" : ""))
                 }
             }
             let decoded = figures.reduce(0) { $0 + $1.decodedTokens }
@@ -176,13 +182,14 @@ struct BenchCommand {
                     majorPageFaults: figures.reduce(0) { $0 + $1.majorPageFaults },
                     peakRSSMiB: memory().peak, peakAnonymousRSSMiB: peakAnonymous,
                     headChecks: figures.reduce(0) { $0 + $1.headChecks }, headRollbacks: figures.reduce(0) { $0 + $1.headRollbacks },
-                    headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count))
+                    headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count,
+                    headWidened: figures.filter(\.headWidened).count))
         }
 
         let report = Report(
             model: path, modelBytes: bytes, description: description, backend: Engine.backendVersion, maxTokens: maxTokens,
             selection: arguments.value("--selection") ?? "argmax", logitsForAllPromptTokens: arguments.has("--logits-all"),
-            head: head.rawValue, trimmedHeadAvailable: trimmable, performanceCoreCount: chosen, runs: runs)
+            head: head.rawValue, trimmedHeadAvailable: trimmable, trimmedHeadKernel: kernel, performanceCoreCount: chosen, runs: runs)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -208,7 +215,13 @@ struct BenchCommand {
     private func summary(_ report: Report) -> String {
         var text = "\n\(report.description) (\(ByteSize.text(report.modelBytes))), llama.cpp \(report.backend)\n"
         text += "\(report.runs.first?.prompts.count ?? 0) prompts, up to \(report.maxTokens) tokens each, selection \(report.selection), "
-        text += report.head == "trimmed" && !report.trimmedHeadAvailable ? "full head (this model's cannot be trimmed)\n\n" : "\(report.head) head\n\n"
+        if report.head == "trimmed" && !report.trimmedHeadAvailable {
+            text += "full head (this model's cannot be trimmed)\n\n"
+        } else if report.head == "trimmed" {
+            text += "trimmed head (check kernel: \(report.trimmedHeadKernel))\n\n"
+        } else {
+            text += "\(report.head) head\n\n"
+        }
         text += "threads   load ms   prefill tok/s   decode tok/s (median)   first piece ms (median)   faults   peak RSS / anon MiB\n"
         for run in report.runs {
             let mark = run.chosenByPerformanceCoreCount ? "  ← performance_core_count()" : ""
@@ -218,8 +231,9 @@ struct BenchCommand {
                 run.peakAnonymousRSSMiB, mark)
             if report.head == "trimmed" && report.trimmedHeadAvailable {
                 text += String(
-                    format: "        trimmed head: %d checks, %d rollbacks, %d steps with the full head, %d of %d prompts went on with the full head\n",
-                    run.headChecks, run.headRollbacks, run.headFullSteps, run.headFellBack, run.prompts.count)
+                    format:
+                        "        trimmed head: %d checks, %d rollbacks, %d steps with the full head; of %d prompts, %d widened to the four languages' rows, %d went on with the full head\n",
+                    run.headChecks, run.headRollbacks, run.headFullSteps, run.prompts.count, run.headWidened, run.headFellBack)
             }
         }
         return text

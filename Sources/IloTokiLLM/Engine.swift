@@ -113,7 +113,8 @@ public final class Engine: Sendable {
             modelBytes: cInfo.model_bytes,
             parameters: cInfo.parameters,
             trimmedHead: cInfo.trimmed_head,
-            trimmedHeadUnavailable: cInfo.trimmed_head_unavailable.map { String(cString: $0) } ?? ""
+            trimmedHeadUnavailable: cInfo.trimmed_head_unavailable.map { String(cString: $0) } ?? "",
+            trimmedHeadKernel: cInfo.trimmed_head_kernel.map { String(cString: $0) } ?? ""
         )
     }
 
@@ -363,7 +364,7 @@ public final class Engine: Sendable {
             tokens: tokens,
             head: HeadStats(
                 rows: Int(cStats.head_rows), checks: Int(cStats.head_checks), rollbacks: Int(cStats.head_rollbacks),
-                fullHeadSteps: Int(cStats.head_full_steps), fellBack: cStats.head_fell_back)
+                fullHeadSteps: Int(cStats.head_full_steps), fellBack: cStats.head_fell_back, widened: cStats.head_widened)
         )
     }
 }

@@ -95,13 +95,19 @@ public struct HeadStats: Sendable, Equatable {
     public var fullHeadSteps: Int
     /// The generation went on with the full head after repeated rollbacks.
     public var fellBack: Bool
+    /// A check found a winner outside the target language's rows but within the four
+    /// languages' union, and the generation went on with the union as its kept rows.
+    public var widened: Bool
 
-    public init(rows: Int = 0, checks: Int = 0, rollbacks: Int = 0, fullHeadSteps: Int = 0, fellBack: Bool = false) {
+    public init(
+        rows: Int = 0, checks: Int = 0, rollbacks: Int = 0, fullHeadSteps: Int = 0, fellBack: Bool = false, widened: Bool = false
+    ) {
         self.rows = rows
         self.checks = checks
         self.rollbacks = rollbacks
         self.fullHeadSteps = fullHeadSteps
         self.fellBack = fellBack
+        self.widened = widened
     }
 }
 

@@ -19,4 +19,7 @@ public struct ModelInfo: Sendable, Equatable {
     /// Whether generations can use the trimmed output head; when not, why (otherwise empty).
     public var trimmedHead: Bool = false
     public var trimmedHeadUnavailable: String = ""
+    /// The kernel that checks the trimmed head's choices ("avx512-vnni", "avx2",
+    /// "neon-dotprod", or "vec_dot" for ggml's own); empty without a trimmed head.
+    public var trimmedHeadKernel: String = ""
 }

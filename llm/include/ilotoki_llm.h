@@ -192,6 +192,9 @@ typedef struct ilotoki_llm_stats {
     int32_t head_full_steps;
     /** The translation went on with the full head after repeated rollbacks. */
     bool head_fell_back;
+    /** A check found a winner outside the target language's rows but inside the four
+        languages' union, and the translation went on with that union as its kept rows. */
+    bool head_widened;
 } ilotoki_llm_stats;
 
 /** Facts about a loaded model. Strings are owned by the handle and live as long as it does. */
@@ -216,6 +219,10 @@ typedef struct ilotoki_llm_model_info {
     bool trimmed_head;
     /** Why not, when `trimmed_head` is false (empty otherwise). */
     const char *trimmed_head_unavailable;
+    /** The kernel that checks the trimmed head's choices against the other rows
+        ("avx512-vnni", "avx2", "neon-dotprod"; "vec_dot" for ggml's own), empty without a
+        trimmed head. */
+    const char *trimmed_head_kernel;
 } ilotoki_llm_model_info;
 
 /** Defaults: context 2048, threads from `performance_core_count`, batch = context, flash attention automatic. */

@@ -156,9 +156,9 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     rollbacks = 0;
     if (trimming) {
         head->use_script(vocab, ilotoki::output_script_for_language(start_params.target_language));
-        // Checking a choice costs a dot product with every excluded row, once per token: it
-        // pays only where the kept rows are few (see docs/benchmarks.md). A large set (the
-        // Latin scripts) keeps llama.cpp's head.
+        // Checking a choice costs a dot product with every excluded row, once per token: with
+        // ggml's one-state kernel it pays only where the kept rows are few (see
+        // docs/benchmarks.md, "The trimmed output head").
         trimming = head->worth_trimming();
     }
     params.target_language = nullptr; // not kept: the caller owns it
@@ -326,6 +326,14 @@ void ilotoki_llm::step_trimmed() {
             entry.exact = true;
         }
     }
+    if (entry.exact && pending.empty()) {
+        // Nothing before it waits for a check and llama.cpp's head chose it: final at once
+        // (the prompt's own token among them, so the first piece comes as soon as with the
+        // full head).
+        accept(entry.chosen, milliseconds_between(selection_start, Clock::now()));
+        release(entry.chosen);
+        return;
+    }
     pending.push_back(entry);
     accept(entry.chosen, milliseconds_between(selection_start, Clock::now()));
 
@@ -352,12 +360,16 @@ bool ilotoki_llm::settle(bool ran) {
         stats.head_checks += 1;
     }
     int32_t failed = -1;
+    int32_t winner = -1;
     for (int32_t i = 0; i < count && failed < 0; ++i) {
         const PendingToken &entry = pending[static_cast<size_t>(i)];
         if (entry.exact) continue;
         const ilotoki::RowChoice excluded = head->excluded_choice(i);
         // An excluded row within the margin might win under llama.cpp's rounding: not settled.
-        if (excluded.row >= 0 && !(excluded.value < entry.value - ilotoki::TrimmedHead::margin(entry.value))) failed = i;
+        if (excluded.row >= 0 && !(excluded.value < entry.value - ilotoki::TrimmedHead::margin(entry.value))) {
+            failed = i;
+            winner = excluded.row;
+        }
     }
     const int32_t settled = failed < 0 ? count : failed;
     const size_t first_pending = generated.size() - pending.size();
@@ -381,6 +393,14 @@ bool ilotoki_llm::settle(bool ran) {
     if (token < 0) return false;
     accept(token, 0.0);
     release(token);
+    if (head->widen(vocab, winner)) {
+        // The output left the target language's rows for another of the four languages'
+        // (a copied name, a base model answering in English): go on with their union.
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.head_widened = true;
+        stats.head_rows = head->kept_rows();
+        return true;
+    }
     rollbacks += 1;
     if (rollbacks >= ilotoki::kRollbacksBeforeFullHead) {
         // Choices this close to the excluded rows keep failing: the rest with the full head.

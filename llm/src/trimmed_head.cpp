@@ -112,22 +112,45 @@ std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const ll
     for (auto &worker : head->workers_) {
         worker.state.resize(head->state_bytes_);
         worker.excluded.resize(static_cast<size_t>(head->slots_));
+        if (head->slots_ <= RowDots::kMaxStates) worker.dots = RowDots::make(head->type_, head->embedding_);
     }
     return head;
+}
+
+AnonymousBlock::~AnonymousBlock() { reset(0); }
+
+void AnonymousBlock::reset(size_t bytes) {
+    if (data_ != nullptr) munmap(data_, size_);
+    data_ = nullptr;
+    size_ = 0;
+    if (bytes == 0) return;
+    void *block = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (block == MAP_FAILED) return;
+#ifdef MADV_HUGEPAGE
+    // Streamed once per token: large pages spare the TLB misses of 4 KiB ones, where the
+    // system offers them.
+    madvise(block, bytes, MADV_HUGEPAGE);
+#endif
+    data_ = static_cast<uint8_t *>(block);
+    size_ = bytes;
 }
 
 TrimmedHead::~TrimmedHead() {
     if (map_ != nullptr) munmap(map_, map_size_);
 }
 
-void TrimmedHead::use_script(const llama_vocab *vocab, OutputScript script) {
-    if (script_set_ && script == script_) return;
+const std::vector<int32_t> &TrimmedHead::rows_of(const llama_vocab *vocab, OutputScript script) {
     const auto index = static_cast<size_t>(script);
     if (!script_known_[index]) {
         script_rows_[index] = rows_for_script(vocab, script);
         script_known_[index] = true;
     }
-    kept_ = script_rows_[index];
+    return script_rows_[index];
+}
+
+void TrimmedHead::use_script(const llama_vocab *vocab, OutputScript script) {
+    if (script_set_ && script == script_) return;
+    kept_ = rows_of(vocab, script);
     excluded_.clear();
     excluded_.reserve(static_cast<size_t>(rows_) - kept_.size());
     size_t next = 0;
@@ -138,14 +161,25 @@ void TrimmedHead::use_script(const llama_vocab *vocab, OutputScript script) {
             excluded_.push_back(token);
         }
     }
-    compact_.clear();
-    compact_.shrink_to_fit();
-    if (static_cast<double>(kept_.size()) <= kCompactShare * rows_) {
-        compact_.resize(kept_.size() * row_bytes_);
-        for (size_t i = 0; i < kept_.size(); ++i) std::memcpy(&compact_[i * row_bytes_], row(kept_[i]), row_bytes_);
+    // One compact block at a time, kept while a wider set is in use: a translation that
+    // widens its set does not cost the next one in the same direction a new copy.
+    if (static_cast<double>(kept_.size()) <= kCompactShare * rows_ && !(compact_.data() != nullptr && compact_script_ == script)) {
+        compact_.reset(kept_.size() * row_bytes_);
+        if (compact_.data() != nullptr) {
+            for (size_t i = 0; i < kept_.size(); ++i) std::memcpy(compact_.data() + i * row_bytes_, row(kept_[i]), row_bytes_);
+            compact_script_ = script;
+        }
     }
     script_ = script;
     script_set_ = true;
+}
+
+bool TrimmedHead::widen(const llama_vocab *vocab, int32_t row) {
+    if (script_ == OutputScript::Any) return false;
+    const std::vector<int32_t> &wide = rows_of(vocab, OutputScript::Any);
+    if (!std::binary_search(wide.begin(), wide.end(), row)) return false;
+    use_script(vocab, OutputScript::Any);
+    return true;
 }
 
 ggml_tensor *TrimmedHead::build(ggml_context *ctx, ggml_tensor *hidden, ggml_tensor *, void *self) {
@@ -195,11 +229,12 @@ void TrimmedHead::kept_part(const uint8_t *state, int ith, int nth) {
     worker.kept = KeptChoice{};
     size_t begin = 0, end = 0;
     share(kept_.size(), ith, nth, begin, end);
-    const bool compact = !compact_.empty();
+    const bool compact = is_compact();
     RowChoice best;
     float runner_up = -INFINITY;
     for (size_t i = begin; i < end; ++i) {
-        const uint8_t *weights = compact ? &compact_[i * row_bytes_] : row(kept_[i]);
+        if (!compact && i + kRowsAhead < end) prefetch_row(row(kept_[i + kRowsAhead]), row_bytes_);
+        const uint8_t *weights = compact ? compact_.data() + i * row_bytes_ : row(kept_[i]);
         float value = 0.0f;
         vec_dot_(embedding_, &value, 0, weights, 0, state, 0, 1);
         if (value > best.value) {
@@ -217,14 +252,22 @@ void TrimmedHead::check_part(const uint8_t *current, int32_t count, int ith, int
     for (int32_t s = 0; s < count; ++s) worker.excluded[static_cast<size_t>(s)] = RowChoice{};
     size_t begin = 0, end = 0;
     share(excluded_.size(), ith, nth, begin, end);
+    const auto state = [&](int32_t s) {
+        return s == slot_ && current != nullptr ? current : &states_[static_cast<size_t>(s) * state_bytes_];
+    };
     // One read of each excluded row for all the states: the point of checking several at once.
+    if (worker.dots != nullptr) {
+        for (int32_t s = 0; s < count; ++s) worker.dots->set_state(s, state(s));
+        worker.dots->best_rows(head_, row_bytes_, excluded_.data() + begin, end - begin, count, worker.excluded.data());
+        return;
+    }
     for (size_t i = begin; i < end; ++i) {
+        if (i + kRowsAhead < end) prefetch_row(row(excluded_[i + kRowsAhead]), row_bytes_);
         const int32_t token = excluded_[i];
         const uint8_t *weights = row(token);
         for (int32_t s = 0; s < count; ++s) {
-            const uint8_t *state = s == slot_ && current != nullptr ? current : &states_[static_cast<size_t>(s) * state_bytes_];
             float value = 0.0f;
-            vec_dot_(embedding_, &value, 0, weights, 0, state, 0, 1);
+            vec_dot_(embedding_, &value, 0, weights, 0, state(s), 0, 1);
             auto &best = worker.excluded[static_cast<size_t>(s)];
             if (value > best.value) best = RowChoice{value, token};
         }

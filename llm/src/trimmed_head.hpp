@@ -20,6 +20,7 @@
 #include "ggml.h"
 #include "llama.h"
 #include "output_rows.hpp"
+#include "row_dots.hpp"
 
 #include <atomic>
 #include <cmath>
@@ -30,22 +31,29 @@
 
 namespace ilotoki {
 
-/// The largest value over a set of rows, and the first row that has it.
-struct RowChoice {
-    float value = -INFINITY;
-    int32_t row = -1;
-
-    /// Whether (value, row) beats `other` under greedy decoding: higher, or equal and earlier.
-    bool beats(const RowChoice &other) const {
-        return value > other.value || (value == other.value && row >= 0 && (other.row < 0 || row < other.row));
-    }
-};
-
 /// The kept rows' choice for one hidden state.
 struct KeptChoice {
     RowChoice best;
     /// The largest value of any other kept row.
     float runner_up = -INFINITY;
+};
+
+/// Memory of its own mapping, handed back to the system as soon as it is replaced (memory
+/// from malloc may stay with the process, so two directions' sets would add up).
+class AnonymousBlock {
+public:
+    AnonymousBlock() = default;
+    ~AnonymousBlock();
+    AnonymousBlock(const AnonymousBlock &) = delete;
+    AnonymousBlock &operator=(const AnonymousBlock &) = delete;
+    /// Releases the current block and maps `bytes` of zeroed memory (none for 0, or where the
+    /// system refuses: `data()` is then null).
+    void reset(size_t bytes);
+    uint8_t *data() const { return data_; }
+
+private:
+    uint8_t *data_ = nullptr;
+    size_t size_ = 0;
 };
 
 class TrimmedHead {
@@ -62,10 +70,22 @@ public:
     /// from the file's head where they lie.
     void use_script(const llama_vocab *vocab, OutputScript script);
 
+    /// Where a check found `row` (an excluded row) winning and the current set is narrower
+    /// than the four languages' union: makes that union the kept set and returns true. A
+    /// translation into Toki Pona that copies an English name, or a base model that answers in
+    /// English, goes on trimmed instead of falling back to llama.cpp's head.
+    bool widen(const llama_vocab *vocab, int32_t row);
+
+    OutputScript script() const { return script_; }
     int32_t kept_rows() const { return static_cast<int32_t>(kept_.size()); }
-    /// Whether the current set is small enough to be faster than llama.cpp's head (it is then
-    /// also held compact).
-    bool worth_trimming() const { return !compact_.empty(); }
+    /// Whether trimming the current set is faster than llama.cpp's head: always with a
+    /// several-state kernel for the check (row_dots.hpp); with ggml's one-state vec_dot only
+    /// for a small set, held compact (see docs/benchmarks.md).
+    bool worth_trimming() const { return workers_.front().dots != nullptr || is_compact(); }
+    /// The check's kernel, or null where it is ggml's vec_dot.
+    const char *check_kernel() const {
+        return workers_.front().dots != nullptr ? RowDots::kernel_name(workers_.front().dots->kernel()) : nullptr;
+    }
     int32_t slot_count() const { return slots_; }
 
     /// How much a choice must beat every other row by to be accepted without llama.cpp's own
@@ -94,6 +114,8 @@ private:
     void kept_part(const uint8_t *state, int ith, int nth);
     void check_part(const uint8_t *current, int32_t count, int ith, int nth);
     const uint8_t *row(int32_t token) const { return head_ + static_cast<size_t>(token) * row_bytes_; }
+    const std::vector<int32_t> &rows_of(const llama_vocab *vocab, OutputScript script);
+    bool is_compact() const { return compact_.data() != nullptr && compact_script_ == script_; }
 
     // The file's head, mapped read-only.
     void *map_ = nullptr;
@@ -117,7 +139,9 @@ private:
     bool script_set_ = false;
     std::vector<int32_t> kept_;
     std::vector<int32_t> excluded_;
-    std::vector<uint8_t> compact_;
+    // The kept rows of compact_script_, copied together (sets of at most kCompactShare).
+    AnonymousBlock compact_;
+    OutputScript compact_script_ = OutputScript::Any;
 
     // Per step.
     int32_t slot_ = 0;
@@ -130,6 +154,8 @@ private:
         std::vector<uint8_t> state;
         KeptChoice kept;
         std::vector<RowChoice> excluded;
+        // The check's kernel, with the states in its layout (null: ggml's vec_dot).
+        std::unique_ptr<RowDots> dots;
     };
     std::vector<Worker> workers_;
 };
