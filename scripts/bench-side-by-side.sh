@@ -116,17 +116,17 @@ for t in threads:
                     sum(p["headWidened"] for p in chosen_prompts),
                     sum(p["headFellBack"] for p in chosen_prompts),
                     len(chosen_prompts),
-                    min(p["headRows"] for p in chosen_prompts))
+                    min((p["headRows"] for p in chosen_prompts if not p["headWidened"] and not p["headFellBack"]), default=None))
         print(f"{t:>7}   {spread(pp)}   {spread(prefill)}   {statistics.median(prefill) / statistics.median(pp):5.3f}   |"
               f"  {spread(tg)}   {spread(decode)}   {statistics.median(decode) / statistics.median(tg):5.3f}   {head} head"
               + ("   ← performance_core_count()" if chosen else ""))
         print(f"          ilotoki peak anonymous RSS (beyond the mapped model), {head} head: {anon:.1f} MiB")
 print()
 print("trimmed head, decode per target language as a ratio of llama-bench's tg (median of the rounds):")
-print("(rows: the target's own set; prompts whose output left it went on with the four languages' rows, widened)")
+print("(rows: the target's own set, — where every prompt left it; those went on with the four languages' rows: widened)")
 print("threads   target   rows/token   decode ratio   rollbacks   widened   on the full head after rollbacks")
 for (t, language), (ratio, rollbacks, widened, fell_back, count, rows) in per_target.items():
-    print(f"{t:>7}   {language:<6} {rows:12d} {ratio:14.3f} {rollbacks:11d}   {widened:>3} of {count}   {fell_back} of {count}")
+    print(f"{t:>7}   {language:<6} {rows if rows is not None else '—':>12} {ratio:14.3f} {rollbacks:11d}   {widened:>3} of {count}   {fell_back} of {count}")
 top = max(best, key=lambda t: best[t][0])
 picked = [t for t in best if best[t][3]]
 if picked:

@@ -1,5 +1,6 @@
 #include "trimmed_head.hpp"
 
+#include "ggml-backend.h"
 #include "gguf.h"
 
 #include <fcntl.h>
@@ -42,6 +43,15 @@ std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const ll
     if (std::strcmp(architecture, "gemma3") != 0) {
         why = std::string("the ") + architecture + " graph has no replaceable head";
         return nullptr;
+    }
+    // The head is a CPU operation; where llama.cpp offloads the model (its default on a build
+    // with Metal), the GPU's own head stays.
+    for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+        const auto type = ggml_backend_dev_type(ggml_backend_dev_get(i));
+        if (type == GGML_BACKEND_DEVICE_TYPE_GPU || type == GGML_BACKEND_DEVICE_TYPE_IGPU) {
+            why = std::string("the model runs on ") + ggml_backend_dev_name(ggml_backend_dev_get(i)) + ", which keeps llama.cpp's head";
+            return nullptr;
+        }
     }
     GgufFile file;
     gguf_init_params params{};

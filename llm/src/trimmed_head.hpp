@@ -9,11 +9,14 @@
 //   - stores the quantized state in a slot, so that a later check can compare the excluded
 //     rows against it,
 //   - when asked, checks the stored states: the largest value over the excluded rows for each,
-//     reading each excluded row once for all of them.
-// The generation loop (generation.cpp) accepts a token only when its margin over every other
-// row, kept or excluded, is more than `margin`; otherwise it rolls the KV cache back and takes
-// that step again with llama.cpp's own head. So greedy output is token for token the full
-// head's; see docs/benchmarks.md ("The trimmed output head").
+//     reading each excluded row once for all of them, with a kernel that takes several states
+//     at once (row_dots.hpp; ggml's vec_dot where the CPU or the row type has none).
+// Rows are asked for a few rows ahead: read from a list of ids, they defeat the CPU's own
+// prefetcher. The generation loop (generation.cpp) accepts a token only when its margin over
+// every other row, kept or excluded, is more than `margin`; otherwise it rolls the KV cache
+// back and takes that step again with llama.cpp's own head, and where the winner was one of
+// the four languages' rows, it widens the kept set to them (`widen`). So greedy output is
+// token for token the full head's; see docs/benchmarks.md ("The trimmed output head").
 #pragma once
 
 #include "ggml-cpu.h"
