@@ -326,16 +326,15 @@ void ilotoki_llm::step_trimmed() {
             entry.exact = true;
         }
     }
+    accept(entry.chosen, milliseconds_between(selection_start, Clock::now()));
     if (entry.exact && pending.empty()) {
         // Nothing before it waits for a check and llama.cpp's head chose it: final at once
         // (the prompt's own token among them, so the first piece comes as soon as with the
         // full head).
-        accept(entry.chosen, milliseconds_between(selection_start, Clock::now()));
         release(entry.chosen);
         return;
     }
     pending.push_back(entry);
-    accept(entry.chosen, milliseconds_between(selection_start, Clock::now()));
 
     // Check now what was checked in the step, and what must be final before going on: the end
     // of the output, the end of a line (stop sequences, line limits), a full set of slots.

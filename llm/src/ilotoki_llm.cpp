@@ -273,7 +273,7 @@ ilotoki_llm_status ilotoki_llm_get_model_info(const ilotoki_llm *llm, ilotoki_ll
     out->parameters = llama_model_n_params(llm->model);
     out->trimmed_head = llm->head != nullptr;
     out->trimmed_head_unavailable = llm->head_unavailable.c_str();
-    out->trimmed_head_kernel = llm->head == nullptr ? "" : llm->head->check_kernel() != nullptr ? llm->head->check_kernel() : "vec_dot";
+    out->trimmed_head_kernel = llm->head != nullptr ? llm->head->check_kernel() : "";
     return ILOTOKI_LLM_OK;
 }
 

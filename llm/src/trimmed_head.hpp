@@ -79,15 +79,14 @@ public:
     /// English, goes on trimmed instead of falling back to llama.cpp's head.
     bool widen(const llama_vocab *vocab, int32_t row);
 
-    OutputScript script() const { return script_; }
     int32_t kept_rows() const { return static_cast<int32_t>(kept_.size()); }
     /// Whether trimming the current set is faster than llama.cpp's head: always with a
     /// several-state kernel for the check (row_dots.hpp); with ggml's one-state vec_dot only
     /// for a small set, held compact (see docs/benchmarks.md).
     bool worth_trimming() const { return workers_.front().dots != nullptr || is_compact(); }
-    /// The check's kernel, or null where it is ggml's vec_dot.
+    /// The check's kernel: a row kernel's name, or "vec_dot" for ggml's.
     const char *check_kernel() const {
-        return workers_.front().dots != nullptr ? RowDots::kernel_name(workers_.front().dots->kernel()) : nullptr;
+        return workers_.front().dots != nullptr ? RowDots::kernel_name(workers_.front().dots->kernel()) : "vec_dot";
     }
     int32_t slot_count() const { return slots_; }
 
