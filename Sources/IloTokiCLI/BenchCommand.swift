@@ -209,6 +209,7 @@ struct BenchCommand {
         for try await event in engine.events(prompt: prompt.prompt, options: options) {
             if case .finished(let stats) = event { return stats }
         }
+        try Task.checkCancellation()  // Ctrl-C: the command ends with 130, not as a failure
         throw CLIError("The benchmark generation ended without figures.")
     }
 

@@ -50,7 +50,15 @@ public enum CLI {
             }
             arguments.append(text)
         }
-        return await run(arguments)
+        let status = await run(arguments)
+        // Every way out comes through here: a finished command, an error, a closed pipe, a
+        // full disk, a signal, the end of the interactive session. Leaving stops the engine
+        // and waits for its work, rather than `_exit`: llama.cpp's process-wide state is
+        // destroyed by `exit`, and a decode still running on the engine's thread would crash
+        // the process on its way out, while `_exit` would skip what the C and Swift runtimes
+        // still flush. The command has already written what it keeps (history, settings).
+        Engine.endAllWork()
+        return status
     }
 
     /// Runs the command line and returns the exit status.

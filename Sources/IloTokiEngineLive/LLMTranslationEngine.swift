@@ -47,6 +47,11 @@ public final class LLMTranslationEngine: TranslationEngine {
     }
 
     public func tokenCount(of text: String) -> Int? { engine.tokenCount(of: text) }
+
+    public func stopAndWait() async {
+        engine.stopAll()
+        await engine.waitUntilIdle()
+    }
 }
 
 extension CompletionStats {

@@ -22,4 +22,11 @@ public struct LiveEngineLoader: EngineLoading {
     }
 
     public var backendDescription: String { "llama.cpp \(Engine.backendVersion)" }
+
+    /// Stops every translation in the process and waits until llama.cpp does no more work on
+    /// any thread; nothing loads or translates afterwards. A front end calls it last, just
+    /// before its process exits (see `Engine.endAllWork`).
+    public static func endAllWork() {
+        Engine.endAllWork()
+    }
 }

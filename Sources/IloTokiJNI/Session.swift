@@ -116,12 +116,12 @@ final class Session {
         return nil
     }
 
-    /// Stops what runs and writes what is pending; the listener hears nothing after this.
+    /// Stops what runs, waits until the engine does no more work and writes what is
+    /// pending; the listener hears nothing after this. The process goes on (it is the Java
+    /// app's), so nothing of this session may still run once `close` returns.
     func close() async {
         closed = true
-        model.stopIfTranslating()
-        model.pauseDownload()
-        await model.flushWrites()
+        await model.close()
     }
 
     private func outcome(_ outcome: ActionOutcome) throws -> String? {

@@ -67,9 +67,23 @@ public final class Engine: Sendable {
     public static func check(path: String) async throws {
         try await onThreadOfItsOwn(named: "ilotoki.check") {
             var error = [CChar](repeating: 0, count: 1024)
-            let status = ilotoki_llm_check_model(path, &error, error.count)
+            guard let status = CoreWork.shared.perform({ ilotoki_llm_check_model(path, &error, error.count) }) else {
+                throw EngineError.closing
+            }
             guard status == ILOTOKI_LLM_OK else { throw EngineError(status: status, buffer: error) }
         }
+    }
+
+    /// Stops every generation of every engine in the process, waits until no load, check,
+    /// generation or free of the core runs on any thread, and refuses new work from then on:
+    /// loads and checks throw `EngineError.closing`, generations end at once as stopped.
+    ///
+    /// Call it last, just before the process exits (the command line, the Linux app) or a
+    /// host unloads the core: llama.cpp's process-wide state is destroyed at exit, and a
+    /// decode still running on another thread would crash the process on its way out. It
+    /// blocks for at most one token's work.
+    public static func endAllWork() {
+        CoreWork.shared.endAll()
     }
 
     /// Runs blocking work (reading a model file) on a thread of its own, off the cooperative
@@ -95,7 +109,9 @@ public final class Engine: Sendable {
         params.flash_attention = options.flashAttention.map { $0 ? 1 : 0 } ?? -1
         var error = [CChar](repeating: 0, count: 1024)
         var pointer: OpaquePointer?
-        let status = ilotoki_llm_load(path, &params, &pointer, &error, error.count)
+        guard let status = CoreWork.shared.perform({ ilotoki_llm_load(path, &params, &pointer, &error, error.count) }) else {
+            throw EngineError.closing
+        }
         guard status == ILOTOKI_LLM_OK, let pointer else {
             throw EngineError(status: status, buffer: error)
         }
@@ -116,11 +132,16 @@ public final class Engine: Sendable {
             trimmedHeadUnavailable: cInfo.trimmed_head_unavailable.map { String(cString: $0) } ?? "",
             trimmedHeadKernel: cInfo.trimmed_head_kernel.map { String(cString: $0) } ?? ""
         )
+        CoreWork.shared.register(self)
     }
 
     deinit {
-        // Every queued generation holds the engine, so none is running by now.
-        ilotoki_llm_free(handle.pointer)
+        CoreWork.shared.unregister(ObjectIdentifier(self))
+        // Every queued generation holds the engine, so none is running by now. Once the
+        // process is ending the model is left to the exit: freeing it then would race the
+        // destruction of llama.cpp's process-wide state.
+        let handle = handle
+        _ = CoreWork.shared.perform { ilotoki_llm_free(handle.pointer) }
     }
 
     /// The llama.cpp version the core was built against.
@@ -162,6 +183,16 @@ public final class Engine: Sendable {
         }
     }
 
+    /// Stops the generation queued and the one running, whichever there are; their streams
+    /// end normally as stopped. Returns at once (`waitUntilIdle` waits for the work to end).
+    public func stopAll() {
+        state.withLock { state in
+            state.latest?.end(.stopped)
+            state.running?.end(.stopped)
+            if state.running != nil { ilotoki_llm_request_stop(handle.pointer) }
+        }
+    }
+
     /// Whether a generation is queued or running.
     public var isBusy: Bool { state.withLock { $0.latest != nil || $0.running != nil } }
 
@@ -177,8 +208,9 @@ public final class Engine: Sendable {
 
     /// Counts the tokens of `text` as a prompt (BOS included); `nil` if it is not valid text.
     public func tokenCount(of text: String) -> Int? {
-        guard !text.utf8.contains(0) else { return nil }
-        let count = ilotoki_llm_count_tokens(handle.pointer, text)
+        guard !text.utf8.contains(0), let count = CoreWork.shared.perform({ ilotoki_llm_count_tokens(handle.pointer, text) }) else {
+            return nil
+        }
         return count >= 0 ? Int(count) : nil
     }
 
@@ -241,6 +273,27 @@ public final class Engine: Sendable {
     }
 
     private func run<Element: Sendable>(
+        _ job: Job,
+        prompt: String,
+        options: GenerationOptions,
+        into continuation: AsyncThrowingStream<Element, Error>.Continuation,
+        piece: (String) -> Element,
+        finished: (GenerationStats) -> Element?
+    ) {
+        guard CoreWork.shared.begin() else {
+            // The process is ending (`endAllWork`): nothing starts any more.
+            job.end(.stopped)
+            state.withLock { state in
+                if state.latest === job { state.latest = nil }
+            }
+            conclude(job, continuation, started: false, finished: finished)
+            return
+        }
+        defer { CoreWork.shared.end() }
+        generate(job, prompt: prompt, options: options, into: continuation, piece: piece, finished: finished)
+    }
+
+    private func generate<Element: Sendable>(
         _ job: Job,
         prompt: String,
         options: GenerationOptions,
@@ -383,14 +436,16 @@ extension Engine {
     /// The bytes of `tokens` as llama.cpp detokenizes them in one go (special tokens left
     /// out). Tests compare this with the streamed pieces.
     public func detokenize(_ tokens: [Int32]) -> [UInt8] {
-        let needed = tokens.withUnsafeBufferPointer { buffer in
-            ilotoki_llm_detokenize(handle.pointer, buffer.baseAddress, Int32(buffer.count), nil, 0)
-        }
-        guard needed > 0 else { return [] }
-        var bytes = [CChar](repeating: 0, count: Int(needed))
-        let written = tokens.withUnsafeBufferPointer { buffer in
-            ilotoki_llm_detokenize(handle.pointer, buffer.baseAddress, Int32(buffer.count), &bytes, needed)
-        }
-        return bytes.prefix(Int(max(written, 0))).map { UInt8(bitPattern: $0) }
+        CoreWork.shared.perform {
+            let needed = tokens.withUnsafeBufferPointer { buffer in
+                ilotoki_llm_detokenize(handle.pointer, buffer.baseAddress, Int32(buffer.count), nil, 0)
+            }
+            guard needed > 0 else { return [] }
+            var bytes = [CChar](repeating: 0, count: Int(needed))
+            let written = tokens.withUnsafeBufferPointer { buffer in
+                ilotoki_llm_detokenize(handle.pointer, buffer.baseAddress, Int32(buffer.count), &bytes, needed)
+            }
+            return bytes.prefix(Int(max(written, 0))).map { UInt8(bitPattern: $0) }
+        } ?? []
     }
 }

@@ -17,6 +17,8 @@ public struct EngineError: Error, LocalizedError, Equatable, Sendable {
         case invalidText
         case decodeFailed
         case notStarted
+        /// The process is ending (`Engine.endAllWork`): no new work starts.
+        case closing
         case `internal`
     }
 
@@ -30,6 +32,9 @@ public struct EngineError: Error, LocalizedError, Equatable, Sendable {
     }
 
     public var errorDescription: String? { message }
+
+    /// What a load or check started after `Engine.endAllWork` throws.
+    static let closing = EngineError(kind: .closing, message: "ilo toki is closing; the model was not loaded.")
 
     /// Whether the model file itself is at fault (so deleting and downloading it again helps).
     public var isBadModelFile: Bool {

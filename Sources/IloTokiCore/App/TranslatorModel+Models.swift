@@ -115,6 +115,14 @@ extension TranslatorModel {
     func load(_ choice: ModelChoice) async {
         loadID += 1
         let id = loadID
+        loadsInFlight += 1
+        defer {
+            loadsInFlight -= 1
+            if loadsInFlight == 0 {
+                for waiter in loadWaiters { waiter.resume() }
+                loadWaiters.removeAll()
+            }
+        }
         unload()
         let url = store.fileURL(for: choice)
         if let bytes = store.bytes(of: choice), let available = availableMemory(), bytes + DeviceMemory.overhead > available {
@@ -134,6 +142,24 @@ extension TranslatorModel {
             guard id == loadID else { return }
             modelState = .failed(error.localizedDescription)
         }
+    }
+
+    /// Ends this model's work for good: the translation and translating as you type stop, a
+    /// download pauses (its `.part` is kept), a load under way is waited for and dropped, the
+    /// engine is stopped and waited for, and every pending settings and history write reaches
+    /// the disk. For a front end whose session ends (the Android bridge's `close`) or whose
+    /// process is about to exit.
+    public func close() async {
+        loadID += 1  // a load under way is dropped when it lands
+        cancelTranslation()
+        await library.stopDownload()
+        if loadsInFlight > 0 {
+            await withCheckedContinuation { loadWaiters.append($0) }
+        }
+        let engine = engine
+        unload()
+        await engine?.stopAndWait()
+        await flushWrites()
     }
 
     /// Lets go of the engine: a running translation is cancelled, and the model's memory is

@@ -120,6 +120,9 @@ public final class TranslatorModel {
     private var translatingSource: String?
     @ObservationIgnored private var typingTask: Task<Void, Never>?
     @ObservationIgnored var loadID = 0
+    /// Loads started and not yet ended, and who waits for them to end (`close`).
+    @ObservationIgnored var loadsInFlight = 0
+    @ObservationIgnored var loadWaiters: [CheckedContinuation<Void, Never>] = []
     @ObservationIgnored var settingSourceQuietly = false
 
     /// - Parameters:

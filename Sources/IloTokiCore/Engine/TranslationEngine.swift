@@ -11,6 +11,10 @@ public protocol TranslationEngine: AnyObject, Sendable {
 
     /// Tokens in `text` as a prompt; `nil` when the text cannot be tokenized.
     func tokenCount(of text: String) -> Int?
+
+    /// Stops every completion, queued or running, and returns once the engine does no more
+    /// work on any thread: what a front end awaits before its session or process ends.
+    func stopAndWait() async
 }
 
 /// What an engine reports while it completes a prompt.

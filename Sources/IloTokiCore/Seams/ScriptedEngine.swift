@@ -12,6 +12,7 @@ public final class ScriptedEngine: TranslationEngine {
     private let delay: Duration
     private let state = Locked<[TranslationPrompt]>([])
     private let ended = Locked(0)
+    private let running = Locked<[Task<Void, Never>]>([])
 
     /// - Parameters:
     ///   - delay: the pause before each piece, so a test can act while a translation streams.
@@ -48,7 +49,19 @@ public final class ScriptedEngine: TranslationEngine {
                     .finished(CompletionStats(promptTokens: prompt.prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)))
                 continuation.finish()
             }
+            running.withLock { $0.append(task) }
             continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    public func stopAndWait() async {
+        let tasks = running.withLock { tasks in
+            defer { tasks.removeAll() }
+            return tasks
+        }
+        for task in tasks {
+            task.cancel()
+            await task.value
         }
     }
 

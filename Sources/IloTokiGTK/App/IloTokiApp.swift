@@ -128,8 +128,11 @@ public enum IloTokiApp {
         let gApplication = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
         ilotoki_gtk_quit_on_signals(gApplication)
         let status = g_application_run(gApplication, 0, nil)
-        // History and settings reach the disk before the process ends.
+        // The window may close mid-translation. History and settings reach the disk, then the
+        // engine is stopped and waited for: the process's exit destroys llama.cpp's state, and
+        // a decode still running then would crash it on its way out.
         session.window?.model.flushWritesBeforeExit()
+        LiveEngineLoader.endAllWork()
         g_object_unref(gpointerOf(application))
         return status == 0 ? session.status : status
     }
