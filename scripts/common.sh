@@ -161,3 +161,43 @@ cpu_fingerprint() {
     { uname -m; grep -m1 -E '^(model name|Hardware|CPU part)' /proc/cpuinfo; grep -m1 -E '^(flags|Features)' /proc/cpuinfo
       sysctl -n machdep.cpu.brand_string; } 2>/dev/null | short_hash
 }
+
+# Builds llama.cpp and the C core (llm/) with AddressSanitizer, UndefinedBehaviorSanitizer and
+# libFuzzer's coverage (clang from the Swift toolchain), cached like the release build, and
+# prints the core's build directory: its test programs and fuzz targets live there. Used by
+# scripts/test-sanitizers.sh and scripts/fuzz.sh.
+build_sanitized_core() {
+    ensure_build_tools
+    local clang_dir source_dir key dir core
+    clang_dir=$(dirname "$(command -v swift)")
+    [ -x "$clang_dir/clang" ] || die "the Swift toolchain's clang is missing ($clang_dir/clang)"
+    source_dir=$("$REPO_ROOT/scripts/llama-source.sh") || return 1
+    # fuzzer-no-link: the fuzz targets link against this build and see into ggml's GGUF reader.
+    local sanitize="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
+    # One check is left out for llama.cpp alone: ggml calls its typed fp32→fp16 converters
+    # through a table of `void *` signatures (ops.cpp, set_rows), which -fsanitize=function
+    # reports although the call is the same on every ABI we build for; our own code keeps it.
+    local vendor="$sanitize -fno-sanitize=function"
+    local common=("${LLAMA_STATIC_FLAGS[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+                  -DCMAKE_C_COMPILER="$clang_dir/clang" -DCMAKE_CXX_COMPILER="$clang_dir/clang++"
+                  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined")
+    key=$(printf '%s\n' "$(basename "$source_dir")" "$LLAMA_CPP_PYTHON_SHA256" "${common[*]}" "$vendor" \
+        "$("$clang_dir/clang" --version | head -1)" "$(cpu_fingerprint)" | short_hash)
+    dir="$ILOTOKI_CACHE/llama-sanitized/$key"
+    if [ ! -f "$dir/install/.complete" ]; then
+        log "building llama.cpp with ASan+UBSan into $dir (a few minutes the first time)"
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        run_logged "$dir/configure.log" "configuring the sanitized llama.cpp" \
+            cmake -S "$source_dir" -B "$dir/build" -G Ninja "${common[@]}" -DCMAKE_C_FLAGS="$vendor" -DCMAKE_CXX_FLAGS="$vendor" \
+            -DCMAKE_INSTALL_PREFIX="$dir/install"
+        run_logged "$dir/build.log" "building the sanitized llama.cpp" ninja -C "$dir/build" install
+        touch "$dir/install/.complete"
+    fi
+    core="$dir/core-$(printf '%s' "$REPO_ROOT" | short_hash)"
+    run_logged "$dir/core-configure.log" "configuring the sanitized llm/" \
+        cmake -S "$REPO_ROOT/llm" -B "$core" -G Ninja "${common[@]}" -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS="$sanitize" \
+        -DCMAKE_PREFIX_PATH="$dir/install" -DLLAMA_SOURCE_DIR="$source_dir" -DILOTOKI_LLM_FUZZERS=ON
+    run_logged "$dir/core-build.log" "building the sanitized llm/" ninja -C "$core"
+    printf '%s\n' "$core"
+}

@@ -138,7 +138,8 @@ typedef struct ilotoki_llm_start_params {
     int32_t max_tokens;
     /** The output ends before it would have more lines than this; 0 means no limit. */
     int32_t max_lines;
-    /** Strings that end the output when it reaches them; they are never emitted. May be NULL. */
+    /** Strings that end the output when it reaches them; they are never emitted. May be NULL.
+     *  Each must be valid UTF-8 (`ILOTOKI_LLM_ERROR_INVALID_TEXT` otherwise). */
     const char *const *stop_sequences;
     /** Number of entries in `stop_sequences`. */
     size_t stop_sequence_count;

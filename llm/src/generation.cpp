@@ -86,6 +86,14 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     if (!ilotoki::utf8::is_valid(prompt, prompt_length)) {
         throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "The prompt is not valid UTF-8 text."};
     }
+    // A stop sequence that is not text could match inside a character of the output and cut
+    // it in two (found by fuzz_output_filter); valid ones match only whole characters.
+    for (size_t i = 0; i < start_params.stop_sequence_count && start_params.stop_sequences != nullptr; ++i) {
+        const char *stop = start_params.stop_sequences[i];
+        if (stop != nullptr && !ilotoki::utf8::is_valid(stop, std::strlen(stop))) {
+            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "Stop sequence " + std::to_string(i + 1) + " is not valid UTF-8 text."};
+        }
+    }
     translation_id.store(start_params.ticket != 0 ? start_params.ticket : reserve_ticket());
     started = false;
     finished = false;

@@ -133,7 +133,11 @@ void OutputFilter::flush() {
     text.append(decoded_);
     held_.clear();
     decoded_.clear();
-    ready_.append(text);
+    // The last text goes through the same checks as any other (a replacement character at
+    // the end can complete a stop sequence, found by fuzz_output_filter); what was held
+    // back for a stop sequence that can no longer come is released.
+    if (release(std::move(text)) == Outcome::Continue) ready_.append(held_);
+    held_.clear();
 }
 
 void OutputFilter::discard() {

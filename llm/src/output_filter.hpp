@@ -19,7 +19,8 @@ public:
         LineLimit,
     };
 
-    /// Prepares for a new output. `max_lines` of 0 means no limit.
+    /// Prepares for a new output. `max_lines` of 0 means no limit. The stop sequences must be
+    /// valid UTF-8 (the C API refuses others): then they only ever match whole characters.
     void reset(std::vector<std::string> stop_sequences, int max_lines);
 
     /// Adds the bytes of one token. Complete text that cannot be part of a stop sequence

@@ -106,6 +106,14 @@ static void with_models(const char *directory) {
     EXPECT(ilotoki_llm_start(llm, "Toki Pona: mi moku\nEnglish:", &start, error, sizeof error) == ILOTOKI_LLM_OK);
     EXPECT(ilotoki_llm_next(llm, &piece, &length, error, sizeof error) == ILOTOKI_LLM_DONE);
     EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK && stats.finish_reason == ILOTOKI_LLM_FINISH_STOPPED);
+
+    /* A stop sequence that is not UTF-8 text is refused: it could cut a character in two. */
+    const char *bad_stops[] = {"\n", "\xbf"};
+    start = ilotoki_llm_default_start_params();
+    start.stop_sequences = bad_stops;
+    start.stop_sequence_count = 2;
+    EXPECT(ilotoki_llm_start(llm, "Toki Pona: mi moku\nEnglish:", &start, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_TEXT);
+    EXPECT(strstr(error, "Stop sequence 2") != NULL);
     ilotoki_llm_free(llm);
 }
 

@@ -84,6 +84,12 @@ int main() {
         const Run result = run({"a\xFF", "b"});
         EXPECT(result.joined() == "a\xEF\xBF\xBD" "b");
     }
+    // The end of generation goes through the stop checks too: a character left unfinished
+    // becomes U+FFFD, which completes this stop sequence, so nothing of it is emitted.
+    {
+        const Run result = run({"ok \xD2\xB7", "\xEF"}, {"\xD2\xB7\xEF\xBF\xBD"});
+        EXPECT(result.joined() == "ok ");
+    }
     // An unfinished character at the end of generation is flushed as U+FFFD.
     {
         const Run result = run({"ok", "\xE1\xBB"});

@@ -133,8 +133,9 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     ) {
         // Hugging Face puts the file's sha256 and size on the redirect to its CDN; the CDN's own
         // ETag is a different value.
-        if let etag = Self.header("X-Linked-Etag", in: response) { linkedEtag = Self.unquoted(etag) }
-        if let size = Self.header("X-Linked-Size", in: response).flatMap({ Int64($0) }) { linkedSize = size }
+        let parsed = Self.responseInfo(of: response, linkedEtag: linkedEtag, linkedSize: linkedSize)
+        linkedEtag = parsed.linkedEtag
+        linkedSize = parsed.linkedSize
         var next = request
         let info = ResponseInfo(status: response.statusCode, linkedEtag: linkedEtag, linkedSize: linkedSize)
         if redirectDropsRange(info) {
@@ -154,22 +155,9 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             dataTask.cancel()
             return
         }
-        var info = ResponseInfo(status: http.statusCode)
-        info.etag = Self.header("ETag", in: http)
-        info.contentType = Self.header("Content-Type", in: http).map {
-            $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        }
-        if let etag = Self.header("X-Linked-Etag", in: http) { linkedEtag = Self.unquoted(etag) }
-        if let size = Self.header("X-Linked-Size", in: http).flatMap({ Int64($0) }) { linkedSize = size }
-        info.linkedEtag = linkedEtag
-        info.linkedSize = linkedSize
-        if let range = Self.header("Content-Range", in: http) {
-            let parsed = Self.parseContentRange(range)
-            info.contentRangeStart = parsed.start
-            info.total = parsed.total
-        } else if http.statusCode == 200, http.expectedContentLength >= 0 {
-            info.total = http.expectedContentLength
-        }
+        let info = Self.responseInfo(of: http, linkedEtag: linkedEtag, linkedSize: linkedSize)
+        linkedEtag = info.linkedEtag
+        linkedSize = info.linkedSize
         self.response = info
         switch decide(info) {
         case .write(let start):
@@ -226,6 +214,26 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     // MARK: - Headers
+
+    /// What a response's status and headers say, for `decide`. `X-Linked-Etag` and
+    /// `X-Linked-Size` seen on a redirect before it are kept unless this response has its own.
+    static func responseInfo(of http: HTTPURLResponse, linkedEtag: String?, linkedSize: Int64?) -> ResponseInfo {
+        var info = ResponseInfo(status: http.statusCode)
+        info.etag = header("ETag", in: http)
+        info.contentType = header("Content-Type", in: http).map {
+            $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        }
+        info.linkedEtag = header("X-Linked-Etag", in: http).map(unquoted) ?? linkedEtag
+        info.linkedSize = header("X-Linked-Size", in: http).flatMap { Int64($0) } ?? linkedSize
+        if let range = header("Content-Range", in: http) {
+            let parsed = parseContentRange(range)
+            info.contentRangeStart = parsed.start
+            info.total = parsed.total
+        } else if http.statusCode == 200, http.expectedContentLength >= 0 {
+            info.total = http.expectedContentLength
+        }
+        return info
+    }
 
     static func header(_ name: String, in response: HTTPURLResponse) -> String? {
         let lowered = name.lowercased()

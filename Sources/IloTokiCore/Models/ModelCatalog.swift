@@ -85,7 +85,7 @@ public struct ModelCatalog: Sendable {
     public static func load(from file: URL) throws -> ModelCatalog {
         let data: Data
         do {
-            data = try Data(contentsOf: file)
+            data = try FileBytes.contents(of: file)
         } catch {
             throw CatalogError(file: file.path, problem: "it cannot be read (\(error.localizedDescription))")
         }

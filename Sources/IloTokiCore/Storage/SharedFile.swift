@@ -92,8 +92,8 @@ struct SharedFile<Value: Sendable>: Sendable {
     private func readHoldingLock() -> Contents {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
-        } catch CocoaError.fileReadNoSuchFile, CocoaError.fileNoSuchFile {
+            data = try FileBytes.contents(of: url)
+        } catch FileBytes.Failure.noSuchFile {
             return Contents()
         } catch {
             guard FileManager.default.fileExists(atPath: url.path) else { return Contents() }
