@@ -81,7 +81,7 @@ let package = Package(
         // Prints the design tokens and icons as Kotlin for the Android app (scripts/generate-android-design.sh).
         .executableTarget(name: "ilotoki-design", dependencies: ["IloTokiDesign"]),
         // Fixtures shared by the test targets: test models, temporary directories, servers, clocks.
-        .target(name: "IloTokiTestSupport", dependencies: ["IloTokiLocking"]),
+        .target(name: "IloTokiTestSupport", dependencies: ["IloTokiCore", "IloTokiLocking"]),
         .testTarget(
             name: "IloTokiCoreTests",
             dependencies: ["IloTokiCore", "CSHA256", "IloTokiLocking", "IloTokiTestSupport"]
@@ -144,7 +144,7 @@ if !coreOnly {
         ),
         .testTarget(
             name: "IloTokiCLITests",
-            dependencies: ["IloTokiCLI", "IloTokiCore", "IloTokiTestSupport"]
+            dependencies: ["IloTokiCLI", "IloTokiCore", "IloTokiEngineLive", "IloTokiTestSupport"]
         ),
     ]
 

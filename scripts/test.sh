@@ -1,36 +1,93 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: the C core's own tests, then the Swift tests
 # (which use the tiny model, the Gemma 3 270M file and servers on 127.0.0.1), with the GTK
-# app's tests on a virtual display (Xvfb).
-set -euo pipefail
+# app's tests on a virtual display (Xvfb), the Android bridge, the model pipeline, the exit
+# stress run, the sanitizers and the fuzzers.
+#
+# Every step runs, whatever became of the one before (one failure never hides another); the
+# end lists each step with its time and whether it passed, and the exit status is 1 if any
+# failed. Arguments go to `swift test` (for example --filter).
+set -uo pipefail
 . "$(dirname "$0")/common.sh"
-cd "$REPO_ROOT"
+cd "$REPO_ROOT" || exit 1
 
-"$REPO_ROOT/scripts/setup.sh" --with-test-tools
-"$REPO_ROOT/scripts/fetch-test-models.sh"
+# Without these nothing else can run: they stop the script when they fail.
+"$REPO_ROOT/scripts/setup.sh" --with-test-tools || die "setup failed"
+"$REPO_ROOT/scripts/fetch-test-models.sh" || die "fetching the test models failed"
 
-"$REPO_ROOT/scripts/check-apple.sh"
-"$REPO_ROOT/scripts/check-android.sh"
+steps=()
+failed=()
+# step NAME COMMAND…: runs one step and records how it went.
+step() {
+    local name=$1 start status
+    shift
+    log "$name"
+    start=$(date +%s)
+    "$@"
+    status=$?
+    local took=$(($(date +%s) - start))
+    if [ "$status" = 0 ]; then
+        steps+=("passed  ${took}s  $name")
+    else
+        steps+=("FAILED  ${took}s  $name (exit $status)")
+        failed+=("$name")
+    fi
+}
 
-log "C core tests"
-build/llm/bin/output_filter_test
-build/llm/bin/output_rows_test
-build/llm/bin/row_dots_test
-"$REPO_ROOT/scripts/check-row-dots-arm64.sh"
-build/llm/bin/argmax_test
-build/llm/bin/c_api_test build/test-models
+c_core_tests() {
+    build/llm/bin/output_filter_test &&
+        build/llm/bin/output_rows_test &&
+        build/llm/bin/row_dots_test &&
+        build/llm/bin/argmax_test &&
+        build/llm/bin/c_api_test build/test-models
+}
 
-log "Swift tests"
-swift build --build-tests
-# GTK draws with Cairo on Xvfb; the app's tests need no desktop session or accessibility bus.
-export GSK_RENDERER=cairo NO_AT_BRIDGE=1
-xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build "$@"
+swift_tests() {
+    swift build --build-tests || return 1
+    # GTK draws with Cairo on Xvfb; the app's tests need no desktop session or accessibility bus.
+    GSK_RENDERER=cairo NO_AT_BRIDGE=1 xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build "$@"
+}
 
-"$REPO_ROOT/scripts/test-jni.sh"
-"$REPO_ROOT/scripts/test-model-pipeline.sh"
+bench_smoke() {
+    local home
+    home=$(mktemp -d)
+    ILOTOKI_HOME="$home" "$(swift build --show-bin-path)/ilotoki" bench --model build/test-models/tiny.gguf --prompts 3 --max-tokens 8 >/dev/null
+    local status=$?
+    rm -rf "$home"
+    return $status
+}
 
-log "benchmark smoke run (tiny model)"
-ILOTOKI_HOME="$(mktemp -d)" "$(swift build --show-bin-path)/ilotoki" bench --model build/test-models/tiny.gguf --prompts 3 --max-tokens 8 >/dev/null
+core_only() {
+    ILOTOKI_CORE_ONLY=1 ILOTOKI_LLM_LIB=/nonexistent swift test --quiet >/dev/null
+}
 
-log "Core and the design without the inference core (no llama.cpp linked)"
-ILOTOKI_CORE_ONLY=1 ILOTOKI_LLM_LIB=/nonexistent swift test --quiet >/dev/null
+fuzz_briefly() {
+    "$REPO_ROOT/scripts/fuzz.sh" --build || return 1
+    local status=0
+    for target in $("$REPO_ROOT/scripts/fuzz.sh" --list); do
+        "$REPO_ROOT/scripts/fuzz.sh" "$target" --seconds 10 || status=1
+    done
+    return $status
+}
+
+step "Apple app: what Linux can check" "$REPO_ROOT/scripts/check-apple.sh"
+step "Android app: what Linux can check" "$REPO_ROOT/scripts/check-android.sh"
+step "C core tests" c_core_tests
+step "arm64 row kernels under qemu" "$REPO_ROOT/scripts/check-row-dots-arm64.sh"
+step "Swift tests" swift_tests "$@"
+step "JNI bridge under a Java harness" "$REPO_ROOT/scripts/test-jni.sh"
+step "model pipeline" "$REPO_ROOT/scripts/test-model-pipeline.sh"
+step "benchmark smoke run (tiny model)" bench_smoke
+step "Core and the design without the inference core (no llama.cpp linked)" core_only
+step "every way out of the command line, cores busy (30 s)" "$REPO_ROOT/scripts/stress-exits.sh" --seconds 30
+step "sanitizers (ASan+UBSan on the C core, TSan on the Swift suites)" "$REPO_ROOT/scripts/test-sanitizers.sh"
+step "fuzzers (10 s each)" fuzz_briefly
+
+printf '\n'
+log "summary"
+printf '  %s\n' "${steps[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+    printf '\n%s of %s steps failed: %s\n' "${#failed[@]}" "${#steps[@]}" "$(IFS=';'; echo "${failed[*]}")"
+    exit 1
+fi
+printf '\nall %s steps passed\n' "${#steps[@]}"

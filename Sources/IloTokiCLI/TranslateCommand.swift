@@ -176,8 +176,10 @@ struct TranslateCommand {
                 return .failed(error)
             }
         }
+        // A signal before this handler was in place cancelled the command's own task: the
+        // translation follows it, so a signal is never lost between two lines.
         return await Interrupts.shared.whileRunning(onInterrupt: { _ in task.cancel() }) {
-            await task.value
+            await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         }
     }
 

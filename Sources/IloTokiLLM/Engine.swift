@@ -196,6 +196,10 @@ public final class Engine: Sendable {
     /// Whether a generation is queued or running.
     public var isBusy: Bool { state.withLock { $0.latest != nil || $0.running != nil } }
 
+    /// Whether a generation has reached the core (its prompt checked, tokenized, evaluated,
+    /// or its tokens generated), rather than waiting in the queue.
+    public var isRunning: Bool { state.withLock { $0.running != nil } }
+
     /// Figures of the last generation that ran, however it ended (also a cancelled one).
     public var lastStats: GenerationStats? { state.withLock { $0.lastStats } }
 

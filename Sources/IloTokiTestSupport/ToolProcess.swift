@@ -76,6 +76,28 @@ public final class ToolProcess: @unchecked Sendable {
     /// Standard output so far.
     public var stdoutSoFar: String { output.text(error: false) }
 
+    /// Standard error so far.
+    public var stderrSoFar: String { output.text(error: true) }
+
+    /// Waits until standard output so far satisfies `condition` (what a test waits for: a
+    /// line, a piece of a translation).
+    /// - Throws: `Timeout` naming what it saw, when it did not come within `timeout` or the
+    ///   process ended first.
+    public func waitForStdout(timeout: Duration = .seconds(60), _ condition: (String) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(stdoutSoFar) {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                throw Timeout(description: "standard output never came to what was awaited; it is \"\(stdoutSoFar.suffix(200))\", "
+                    + "standard error \"\(stderrSoFar.suffix(200))\"")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    public struct Timeout: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     public func signal(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }

@@ -63,8 +63,8 @@ import Testing
         let long = (1...30).map { "Line \($0) of a long letter about the cat that sleeps on the warm mat." }.joined(separator: " ")
         let tool = try ToolProcess(ilotoki, ["--model", gemma, "--from", "en", "--json"], environment: environment)
         tool.write(Data("I love you\n\(long)\n".utf8))
-        for _ in 0..<3000 where !tool.stdoutSoFar.contains("\n") { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(300))  // into the second, long line
+        // Once the first line's object is out, the second, long line is being translated.
+        try await tool.waitForStdout { $0.contains("\n") }
         tool.signal(signal)
         let result = await tool.wait()
         #expect(result.status == status)
@@ -77,13 +77,13 @@ import Testing
 
     @Test func anInterruptedPlainTranslationGetsNoFinalNewline() async throws {
         let gemma = try TestModels.require(TestModels.gemma)
-        let long = (1...30).map { "Line \($0) of a long letter about the cat that sleeps on the warm mat." }.joined(separator: "\n")
-        let tool = try ToolProcess(ilotoki, ["--model", gemma, "--from", "en", long], environment: environment)
-        for _ in 0..<3000 where tool.stdoutSoFar.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let lines = (1...30).map { "Line \($0) of a long letter about the cat that sleeps on the warm mat." }
+        let tool = try ToolProcess(ilotoki, ["--model", gemma, "--from", "en", lines.joined(separator: "\n")], environment: environment)
+        try await tool.waitForStdout { !$0.isEmpty }
         tool.signal(SIGINT)
         let result = await tool.wait()
         #expect(result.status == 130)
-        #expect(!result.stdout.isEmpty)
+        try await ExpectedTranslation.expectBeginning(result.stdout, ofLines: lines, .englishToTokiPona, model: gemma)
         #expect(!result.stdout.hasSuffix("\n"), "an interrupted translation does not end like a finished one")
         #expect(result.stderr.contains("interrupted"))
     }
@@ -116,7 +116,8 @@ import Testing
         #expect(refused.status == 2)
         let result = try await run(["--model", tiny, "--threads", "1", "--", "-5 degrees outside"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(!result.stdout.isEmpty)
+        let expected = try await ExpectedTranslation.of("-5 degrees outside", .englishToTokiPona, model: tiny, threads: 1)
+        #expect(result.stdout == expected + "\n")
         for command in [["translate"], ["models", "add"], ["models", "download"]] {
             let help = try await run(command + ["--help"])
             #expect(help.stdout.contains("goes after \"--\""), "\(command)")

@@ -56,7 +56,7 @@ import Testing
         let environment = ["ILOTOKI_HOME": blocker.appendingPathComponent("ilotoki").path, "NO_COLOR": "1"]
         let result = try await ToolProcess.run(ilotoki, ["--model", tiny, "--from", "en", "hello"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(!result.stdout.isEmpty)
+        #expect(result.stdout == (try await ExpectedTranslation.of("hello", .englishToTokiPona, model: tiny)) + "\n")
         let notes = result.stderr.split(separator: "\n").filter { $0.hasPrefix("note:") }
         #expect(notes.count == 1, "\(result.stderr)")
         #expect(notes.first?.contains("no history") == true)

@@ -17,35 +17,20 @@ import Testing
         format: .queryAnswer, deprecated: true, sha256: nil)
     static let strings = UIStrings(language: .english)
 
-    let home = TemporaryDirectory("screen")
-    let downloader = ScriptedDownloader()
+    let app = ScriptedApp("screen", catalog: ModelCatalog(entries: [current, old]))
+    var home: TemporaryDirectory { app.home }
+    var downloader: ScriptedDownloader { app.downloader }
 
-    func model(engine: ScriptedEngine = ScriptedEngine(delay: .milliseconds(1)) { _ in [" mi", " moku"] }, load: (@Sendable (String) async throws -> Void)? = nil)
+    func model(engine: ScriptedEngine = ScriptedEngine { _ in [" mi", " moku"] }, load: (@Sendable (String) async throws -> Void)? = nil)
         -> TranslatorModel
     {
-        TranslatorModel(
-            store: ModelStore(directories: AppDirectories(home: home.url), catalog: ModelCatalog(entries: [Self.current, Self.old])),
-            engineLoader: ScriptedEngineLoader { path in
-                try await load?(path)
-                return engine
-            },
-            downloader: downloader, availableMemory: { 1 << 40 })
+        app.model(engine: engine, load: load)
     }
 
-    func install(_ entry: CatalogEntry) throws {
-        let store = ModelStore(directories: AppDirectories(home: home.url), catalog: ModelCatalog(entries: [Self.current, Self.old]))
-        try Data(count: Int(entry.bytes)).write(to: store.fileURL(for: entry))
-    }
+    func install(_ entry: CatalogEntry) throws { try app.install(entry) }
 
     func screen(_ model: TranslatorModel) -> MainScreen { MainScreen(model: model, strings: Self.strings) }
 
-    func eventually(_ what: Comment, _ condition: @MainActor () -> Bool) async {
-        for _ in 0..<500 {
-            if condition() { return }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("timed out waiting: \(what)")
-    }
 
     // MARK: - The main screen, state by state
 
@@ -68,14 +53,14 @@ import Testing
         await model.launch()
         model.acceptLicenceAndDownload(Self.current)
         downloader.progress(bytes: 250_000)
-        await eventually("downloading") { screen(model).header.download?.fraction == 0.25 }
+        #expect(await eventually { screen(model).header.download?.fraction == 0.25 }, "downloading")
         var shown = screen(model)
         #expect(shown.target.text == "Downloading the model… 25%")
         #expect(shown.header.download == MainScreen.DownloadControl(isRunning: true, label: "Pause", fraction: 0.25))
         #expect(shown.slab == MainScreen.Slab(title: "One moment…", isEnabled: false, action: .busy))
 
         #expect(model.toggleDownload() == .done)  // the header's control pauses
-        await eventually("paused") { if case .paused = model.modelState { true } else { false } }
+        #expect(await eventually { if case .paused = model.modelState { true } else { false } }, "paused")
         shown = self.screen(model)
         #expect(shown.target.text == "Download paused at 25%")
         #expect(shown.header.download == MainScreen.DownloadControl(isRunning: false, label: "Resume the download · 25%", fraction: 0.25))
@@ -83,19 +68,20 @@ import Testing
 
         #expect(model.pressSlab() == .done)  // resumes: the licence was accepted
         try downloader.install(contents: Data(count: Int(Self.current.bytes)))
-        await eventually("loading") { model.modelState == .loading }
+        #expect(await eventually { model.modelState == .loading }, "loading")
         shown = self.screen(model)
         #expect(shown.target.text == "Loading the model…")
         #expect(shown.header.modelLine == "Loading the model…")
         #expect(shown.header.download == nil)
         await gate.open()
-        await eventually("ready") { model.modelState == .ready }
+        #expect(await eventually { model.modelState == .ready }, "ready")
         #expect(self.screen(model).header.modelLine == "Current")
     }
 
     @Test func readyTranslatingDoneAndCopied() async throws {
         try install(Self.current)
-        let model = model(engine: ScriptedEngine(delay: .milliseconds(20)) { _ in [" mi", " olin", " e sina"] })
+        let clock = ManualClock()
+        let model = app.model(engine: ScriptedEngine(delay: .milliseconds(20), clock: clock) { _ in [" mi", " olin", " e sina"] }, clock: clock)
         await model.launch()
         var shown = screen(model)
         #expect(shown.slab == MainScreen.Slab(title: "Translate", isEnabled: false, action: .translate))  // nothing to translate
@@ -109,9 +95,16 @@ import Testing
         #expect(self.screen(model).source.samplePhrases.isEmpty)
         model.pressSlab()
         #expect(self.screen(model).slab == MainScreen.Slab(title: "Stop", isEnabled: true, action: .stop))
-        await eventually("streaming") { !model.targetText.isEmpty }
-        #expect(!self.screen(model).target.isMessage)
-        await eventually("done") { model.translationState == .done }
+        #expect(await eventually { clock.sleepers == 1 }, "the engine waits for its first piece")
+        clock.advance(by: .milliseconds(20))
+        #expect(await eventually { model.targetText == "mi" }, "streaming")
+        let streaming = self.screen(model).target
+        #expect(streaming.text == "mi" && !streaming.isMessage && streaming.pill == "sitelen pona")
+        for _ in 1...2 {
+            #expect(await eventually { clock.sleepers == 1 }, "the engine waits for its next piece")
+            clock.advance(by: .milliseconds(20))
+        }
+        #expect(await eventually { model.translationState == .done }, "done")
         shown = self.screen(model)
         #expect(shown.target.text == "mi olin e sina" && shown.target.canCopy)
         #expect(shown.target.pill == "sitelen pona" && shown.source.pill == nil)  // English → Toki Pona: the pill moved
@@ -131,7 +124,7 @@ import Testing
         #expect(screen(model).source.inSitelenPona)
         #expect(screen(model).source.pill == "Latin")
         model.translate()
-        await eventually("done") { model.translationState == .done }
+        #expect(await eventually { model.translationState == .done }, "done")
         model.swap()
         let shown = screen(model)
         #expect(shown.target.inSitelenPona && !shown.source.inSitelenPona)
@@ -165,7 +158,7 @@ import Testing
         #expect(shown.target.isMessage && shown.target.text.hasPrefix("Could not translate: ilo toki cannot translate this text"))
         working.sourceText = "mi moku"
         working.translate()
-        await eventually("done") { working.translationState == .done }
+        #expect(await eventually { working.translationState == .done }, "done")
         #expect(self.screen(working).target.text == "(no translation)")
     }
 
@@ -193,7 +186,7 @@ import Testing
         await model.launch()
         model.acceptLicenceAndDownload(Self.current)
         downloader.progress(bytes: 100_000)
-        await eventually("downloading") { model.activeDownload?.fraction == 0.1 }
+        #expect(await eventually { model.activeDownload?.fraction == 0.1 }, "downloading")
         var page = ModelsPage(model: model, strings: Self.strings)
         #expect(page.rows.map(\.name) == ["Current", "Old"])
         #expect(page.rows[0].facts == "1 MB · Q8_0 · Not downloaded")
@@ -202,7 +195,7 @@ import Testing
         #expect(page.rows[1].buttons.map(\.action) == [.inUse, .delete(id: "old")])
 
         model.pauseDownload()
-        await eventually("paused") { if case .paused? = model.activeDownload?.phase { true } else { false } }
+        #expect(await eventually { if case .paused? = model.activeDownload?.phase { true } else { false } }, "paused")
         page = ModelsPage(model: model, strings: Self.strings)
         #expect(page.rows[0].facts == "1 MB · Q8_0 · 10% downloaded")
         #expect(page.rows[0].buttons.map(\.action) == [.download(Self.current), .delete(id: "current")])
@@ -228,7 +221,7 @@ import Testing
         #expect(page.empty == "No translations yet." && page.rows.isEmpty && page.note == nil)
         model.sourceText = "I eat"
         model.translate()
-        await eventually("done") { model.translationState == .done }
+        #expect(await eventually { model.translationState == .done }, "done")
         page = HistoryPage(model: model, strings: Self.strings, onlyOlin: false)
         #expect(page.rows.map(\.line) == ["en→tok  I eat → mi moku"])
         #expect(page.rows[0].meta.hasPrefix("English → toki pona · "))

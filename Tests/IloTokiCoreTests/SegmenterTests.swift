@@ -58,3 +58,20 @@ import Testing
         #expect(TranslationPlan("  \n \n").lines.isEmpty)
     }
 }
+
+/// What a translation streams: the additions, appended in order, always make the text.
+@Suite struct TranslationStreamTests {
+    @Test func aPieceThatBeginsWithACombiningMarkIsOnlyItsOwnAddition() async throws {
+        // U+0361 joins the "n" before it into one Character: "…n" is then no longer a
+        // Character prefix of the text, though its bytes still are.
+        let engine = ScriptedEngine { _ in [" invarication", "\u{0361}", " Aur", "\u{0301}e"] }
+        var additions = ""
+        var last = ""
+        for try await progress in Translator(engine: engine, format: .sourceTarget).translate("hello", direction: .englishToTokiPona) {
+            additions += progress.addition
+            last = progress.text
+        }
+        #expect(last == "invarication\u{0361} Aur\u{0301}e")
+        #expect(additions == last)
+    }
+}

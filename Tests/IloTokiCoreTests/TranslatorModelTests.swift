@@ -18,17 +18,13 @@ import Testing
         format: .queryAnswer, deprecated: true, sha256: nil)
     static let catalog = ModelCatalog(entries: [current, old])
 
-    let home = TemporaryDirectory("app")
-    let downloader = ScriptedDownloader()
+    let app = ScriptedApp("app", catalog: catalog)
+    var home: TemporaryDirectory { app.home }
+    var downloader: ScriptedDownloader { app.downloader }
 
-    func store() throws -> ModelStore {
-        ModelStore(directories: AppDirectories(home: home.url), catalog: Self.catalog)
-    }
+    func store() throws -> ModelStore { app.store() }
 
-    func install(_ entry: CatalogEntry) throws {
-        let store = try store()
-        try Data("GGUF".utf8).write(to: store.fileURL(for: entry))
-    }
+    func install(_ entry: CatalogEntry) throws { try app.install(entry) }
 
     /// An engine that answers "<source> (translated)" in pieces, with a pause before each.
     static func echoEngine(delay: Duration = .milliseconds(1)) -> ScriptedEngine {
@@ -39,15 +35,7 @@ import Testing
         engine: ScriptedEngine = echoEngine(), memory: Int64? = 1 << 40, loads: LoadCounter = LoadCounter(),
         clock: ManualClock = ManualClock()
     ) throws -> TranslatorModel {
-        TranslatorModel(
-            store: try store(),
-            engineLoader: ScriptedEngineLoader { path in
-                await loads.add(path)
-                return engine
-            },
-            downloader: downloader,
-            availableMemory: { memory },
-            clock: clock)
+        app.model(engine: engine, memory: memory, clock: clock) { path in await loads.add(path) }
     }
 
     actor LoadCounter {
@@ -55,14 +43,6 @@ import Testing
         func add(_ path: String) { paths.append(path) }
     }
 
-    /// Waits (up to 5 s) until `condition` holds.
-    func eventually(_ what: Comment, _ condition: @MainActor () -> Bool) async {
-        for _ in 0..<500 {
-            if condition() { return }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("timed out waiting: \(what)")
-    }
 
     // MARK: - Launch and download
 
@@ -94,18 +74,18 @@ import Testing
         #expect(model.slabAction == .busy)
 
         downloader.progress(bytes: 2)
-        await eventually("progress") { model.modelState == .downloading(DownloadProgress(bytes: 2, total: 4, bytesPerSecond: 1_000_000)) }
+        #expect(await eventually { model.modelState == .downloading(DownloadProgress(bytes: 2, total: 4, bytesPerSecond: 1_000_000)) }, "progress")
         #expect(model.activeDownload?.fraction == 0.5)
 
         model.pauseDownload()
-        await eventually("paused") { if case .paused = model.modelState { true } else { false } }
+        #expect(await eventually { if case .paused = model.modelState { true } else { false } }, "paused")
         #expect(model.slabAction == .resumeDownload(Self.current))
 
         #expect(model.startDownload())
         #expect(downloader.requests.count == 2)
-        await eventually("downloading again") { if case .downloading = model.modelState { true } else { false } }
+        #expect(await eventually { if case .downloading = model.modelState { true } else { false } }, "downloading again")
         try downloader.install()
-        await eventually("ready") { model.modelState == .ready }
+        #expect(await eventually { model.modelState == .ready }, "ready")
         #expect(model.loadedModel?.id == "current")
         #expect(model.slabAction == .translate)
         #expect(model.activeDownload == nil)
@@ -114,7 +94,7 @@ import Testing
         model.translate()
         #expect(model.translationState == .translating)
         #expect(model.slabAction == .stop)
-        await eventually("translated") { model.translationState == .done }
+        #expect(await eventually { model.translationState == .done }, "translated")
         #expect(model.targetText == "jan li moku e kili (translated)")
         #expect(model.history.entries.map(\.result) == ["jan li moku e kili (translated)"])
     }
@@ -148,7 +128,7 @@ import Testing
         await model.launch()
         model.sourceText = "mi moku"
         model.translate()
-        await eventually("translated") { model.translationState == .done }
+        #expect(await eventually { model.translationState == .done }, "translated")
         #expect(engine.prompts.first?.prompt == "Translate Toki Pona to English.\nQuery: mi moku\nAnswer:")
     }
 
@@ -197,53 +177,73 @@ import Testing
 
     // MARK: - Translating
 
+    /// Lets the scripted engine hand out its next piece: waits until it sleeps on `clock`, then
+    /// moves the clock past its pause.
+    func nextPiece(_ clock: ManualClock, _ delay: Duration) async {
+        #expect(await eventually { clock.sleepers > 0 }, "the engine waits for its next piece")
+        clock.advance(by: delay)
+    }
+
     @Test func aSecondTranslationStopsTheFirstAndOnlyTheSecondIsKept() async throws {
         try install(Self.current)
-        let engine = ScriptedEngine(delay: .milliseconds(30)) { source in
+        let clock = ManualClock()
+        let engine = ScriptedEngine(delay: .milliseconds(30), clock: clock) { source in
             source == "first" ? Array(repeating: " one", count: 50) : [" two", " done"]
         }
-        let model = try model(engine: engine)
+        let model = try model(engine: engine, clock: clock)
         await model.launch()
         model.sourceText = "first"
         model.translate()
-        await eventually("the first streams") { !model.targetText.isEmpty }
+        await nextPiece(clock, .milliseconds(30))
+        #expect(await eventually { model.targetText == "one" }, "the first streams")
         model.sourceText = "second"
         model.translate()
-        await eventually("the second is done") { model.translationState == .done }
-        #expect(model.targetText == "two done")
         // Once the first generation has ended nothing of it can arrive: and nothing did.
-        await eventually("both generations ended") { engine.endedCompletions == 2 }
+        #expect(await eventually { engine.endedCompletions == 1 }, "the first generation ended")
+        await nextPiece(clock, .milliseconds(30))
+        #expect(await eventually { model.targetText == "two" }, "the second streams")
+        await nextPiece(clock, .milliseconds(30))
+        #expect(await eventually { model.translationState == .done }, "the second is done")
+        #expect(model.targetText == "two done")
+        #expect(await eventually { engine.endedCompletions == 2 }, "both generations ended")
         #expect(model.targetText == "two done")
         #expect(model.history.entries.map(\.source) == ["second"])
     }
 
     @Test func stoppingKeepsWhatArrivedAndRecordsNothing() async throws {
         try install(Self.current)
-        let engine = ScriptedEngine(delay: .milliseconds(20)) { _ in Array(repeating: " word", count: 100) }
-        let model = try model(engine: engine)
+        let clock = ManualClock()
+        let engine = ScriptedEngine(delay: .milliseconds(20), clock: clock) { _ in Array(repeating: " word", count: 100) }
+        let model = try model(engine: engine, clock: clock)
         await model.launch()
         model.sourceText = "mi moku"
         model.translate()
-        await eventually("streaming") { !model.targetText.isEmpty }
+        for count in 1...3 {
+            await nextPiece(clock, .milliseconds(20))
+            #expect(await eventually { model.targetText.split(separator: " ").count == count }, "piece \(count)")
+        }
         model.translate()  // the slab stops a running translation
         #expect(model.translationState == .idle)
-        let kept = model.targetText
-        await eventually("the generation ended") { engine.endedCompletions == 1 }
-        #expect(model.targetText == kept)
+        #expect(await eventually { engine.endedCompletions == 1 }, "the generation ended")
+        #expect(model.targetText == "word word word")
         #expect(model.history.entries.isEmpty)
     }
 
     @Test func theTargetStreamsAndEveryChangeIsObservable() async throws {
         try install(Self.current)
-        let model = try model(engine: ScriptedEngine(delay: .milliseconds(5)) { _ in [" a", " b", " c", " d"] })
+        let clock = ManualClock()
+        let model = try model(engine: ScriptedEngine(delay: .milliseconds(5), clock: clock) { _ in [" a", " b", " c", " d"] }, clock: clock)
         await model.launch()
         model.sourceText = "x"
 
         let seen = TargetObserver(model)
         model.translate()
-        await eventually("done") { model.translationState == .done }
-        await eventually("the observer saw the last change") { seen.values.last == "a b c d" }
-        #expect(seen.values.contains("a"))
+        for expected in ["a", "a b", "a b c", "a b c d"] {
+            await nextPiece(clock, .milliseconds(5))
+            #expect(await eventually { seen.values.last == expected }, "the observer saw \(expected)")
+        }
+        #expect(await eventually { model.translationState == .done }, "done")
+        #expect(seen.values.filter { !$0.isEmpty } == ["a", "a b", "a b c", "a b c d"])
     }
 
     /// Records every value of the target plate as observers see it.
@@ -277,7 +277,7 @@ import Testing
         await model.launch()
         model.sourceText = "mi moku.\n\nsina lape."
         model.translate()
-        await eventually("done") { model.translationState == .done }
+        #expect(await eventually { model.translationState == .done }, "done")
         #expect(engine.prompts.map(\.sourceText) == ["mi moku.", "sina lape."])
         #expect(model.targetText == "mi moku. (translated)\n\nsina lape. (translated)")
     }
@@ -296,12 +296,12 @@ import Testing
 
         model.setTranslateAsYouType(true)
         model.sourceText = "mi lape"
-        await eventually("the pause began") { clock.sleepers == 1 }
+        #expect(await eventually { clock.sleepers == 1 }, "the pause began")
         clock.advance(by: TranslatorModel.typingPause - .milliseconds(1))
         await Task.yield()
         #expect(engine.prompts.isEmpty)  // not before the pause is over
         clock.advance(by: .milliseconds(1))
-        await eventually("translated while typing") { model.translationState == .done }
+        #expect(await eventually { model.translationState == .done }, "translated while typing")
         #expect(model.targetText == "mi lape (translated)")
     }
 
@@ -313,7 +313,7 @@ import Testing
         model.sourceText = "Я тебя люблю"
         model.translate()
         #expect(model.direction == .toTokiPona(from: .russian))
-        await eventually("done") { model.translationState == .done }
+        #expect(await eventually { model.translationState == .done }, "done")
     }
 
     @Test func swapMovesTextAndDirectionAndTheScriptFollowsTokiPona() async throws {
@@ -322,7 +322,7 @@ import Testing
         await model.launch()
         model.sourceText = "jan li moku"
         model.translate()
-        await eventually("done") { model.translationState == .done }
+        #expect(await eventually { model.translationState == .done }, "done")
         model.flipScript()
         #expect(model.tokiPonaScript == .sitelenPona)
         #expect(model.tokiPonaIsOnSource)
@@ -373,7 +373,7 @@ import Testing
         model.setKeepHistory(false)
         model.sourceText = "mi moku"
         model.translate()
-        await eventually("done") { model.translationState == .done }
+        #expect(await eventually { model.translationState == .done }, "done")
         #expect(model.history.entries.isEmpty)
     }
 
@@ -384,7 +384,7 @@ import Testing
         first.setOtherLanguage(.russian)
         first.sourceText = "mi moku"
         first.translate()
-        await eventually("done") { first.translationState == .done }
+        #expect(await eventually { first.translationState == .done }, "done")
         let id = try #require(first.history.entries.first?.id)
         first.setOlin(true, for: id)
         await first.flushWrites()

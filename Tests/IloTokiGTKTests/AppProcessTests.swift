@@ -67,7 +67,7 @@ import Testing
         defer { tool.signal(SIGTERM) }
         _ = await waitFor(reportFile, "the app is up") { $0["model"] == "ready" }
         try await xdotool(["search", "--sync", "--name", "^ilo toki$", "windowfocus", "--sync"])
-        try await Task.sleep(for: .milliseconds(300))
+        _ = await waitFor(reportFile, "typing reaches the source plate") { $0["typing"] == "true" }
 
         try await xdotool(["type", "--delay", "20", "mi olin e sina."])
         _ = await waitFor(reportFile, "typed") { $0["source"] == "mi olin e sina." }
@@ -101,7 +101,7 @@ import Testing
         defer { tool.signal(SIGKILL) }
         _ = await waitFor(reportFile, "the model is loaded") { $0["model"] == "ready" && $0["slab"] == "Translate" }
         try await xdotool(["search", "--sync", "--name", "^ilo toki$", "windowfocus", "--sync"])
-        try await Task.sleep(for: .milliseconds(300))
+        _ = await waitFor(reportFile, "typing reaches the source plate") { $0["typing"] == "true" }
 
         // English is detected and goes into Toki Pona; Gemma 270M echoes it, piece by piece
         // (18 tokens: long enough to be seen arriving).

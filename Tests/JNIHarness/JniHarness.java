@@ -251,15 +251,26 @@ public final class JniHarness {
         String last = (String) Json.<Map<String, Object>>at(Json.object(NativeBridge.screen(handle, "main")), "source").get("text");
         check(last.equals("thread 0 line 199"), "the last text set is the one on the plate (" + last + ")");
 
-        // Close: the handle is dead afterwards.
+        // Close mid-translation: close returns once the engine has stopped, nothing is heard
+        // after it, and the process then exits (System.exit below) without racing the engine.
         NativeBridge.close(other);
+        recorder.reset();
+        NativeBridge.perform(handle, "setSourceText",
+            "The river runs past the old mill. The children walk to school in the rain. A friend brings bread and fruit to the house.");
+        NativeBridge.perform(handle, "translate", null);
+        long streaming = System.nanoTime() + 60_000_000_000L;
+        while (recorder.pieceCount() == 0 && System.nanoTime() < streaming) recorder.awaitChange(20);
+        check(recorder.pieceCount() > 0, "a translation streams when its session is closed");
         NativeBridge.close(handle);
+        int heardAtClose = recorder.pieceCount();
         expect(IllegalStateException.class, "a call after close", () -> NativeBridge.screen(handle, "main"));
         expect(IllegalStateException.class, "closing twice", () -> NativeBridge.close(handle));
         check(Files.exists(work.resolve("store/history.json")), "the history reached the disk");
 
         NativeBridge.stopMainQueue();
         swiftMain.join();
+        check(recorder.pieceCount() == heardAtClose, "nothing is heard after close (" + heardAtClose + " pieces at close, "
+            + recorder.pieceCount() + " after)");
         System.out.println("JNI harness: " + (checks - failures.size()) + " of " + checks + " checks passed");
         System.exit(failures.isEmpty() ? 0 : 1);
     }

@@ -10,16 +10,22 @@ public final class ScriptedEngine: TranslationEngine {
     public let contextLength: Int
     private let script: Script
     private let delay: Duration
+    private let clock: any Clock<Duration>
     private let state = Locked<[TranslationPrompt]>([])
     private let ended = Locked(0)
     private let running = Locked<[Task<Void, Never>]>([])
 
     /// - Parameters:
     ///   - delay: the pause before each piece, so a test can act while a translation streams.
+    ///   - clock: what times that pause: a test passes the clock it moves by hand (the one the
+    ///     app model gets), so pieces arrive when the test says, never after a real wait.
     ///   - script: the pieces for each source text.
-    public init(contextLength: Int = 2048, delay: Duration = .zero, script: @escaping Script) {
+    public init(
+        contextLength: Int = 2048, delay: Duration = .zero, clock: any Clock<Duration> = ContinuousClock(), script: @escaping Script
+    ) {
         self.contextLength = contextLength
         self.delay = delay
+        self.clock = clock
         self.script = script
     }
 
@@ -34,11 +40,12 @@ public final class ScriptedEngine: TranslationEngine {
         state.withLock { $0.append(prompt) }
         let pieces = script(prompt.sourceText)
         let delay = delay
+        let clock = clock
         return AsyncThrowingStream { continuation in
             let task = Task { [self] in
                 defer { ended.withLock { $0 += 1 } }
                 for piece in pieces {
-                    if delay > .zero { try? await Task.sleep(for: delay) }
+                    if delay > .zero { try? await clock.sleep(for: delay) }
                     if Task.isCancelled {
                         continuation.finish()
                         return

@@ -129,7 +129,11 @@ public struct Translator: Sendable {
 
         func report(final: Bool) {
             let text = plan.assemble(translations)
-            let addition = text.hasPrefix(shown) ? String(text.dropFirst(shown.count)) : text
+            // Compared as bytes, not Characters: a piece that begins with a combining mark
+            // changes the last Character of the text before it, which is then no longer a
+            // Character prefix, and the whole text would be written out again.
+            let addition = text.utf8.starts(with: shown.utf8)
+                ? String(decoding: text.utf8.dropFirst(shown.utf8.count), as: UTF8.self) : text
             shown = text
             continuation.yield(
                 TranslationProgress(

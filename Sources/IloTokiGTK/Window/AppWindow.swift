@@ -78,6 +78,8 @@ public final class AppWindow {
         observe()
         adaptLayout()
         connectWithArgument(gpointerOf(window), "notify::default-width") { [weak self] in self?.adaptLayout() }
+        // The report says whether typing reaches the source plate (tests wait for it).
+        connectWithArgument(gpointerOf(window), "notify::is-active") { [weak self] in self?.writeReport() }
         // Typing starts on the source plate, as in any translator.
         gtk_window_set_focus(cast(window), main.sourceView)
     }

@@ -1,0 +1,44 @@
+import Foundation
+import Observation
+
+/// Waits until `condition` holds, and says whether it did within `timeout`.
+///
+/// The condition is checked again whenever something observable it reads changes (the app
+/// model's state, through Observation), and at least every 20 ms for state outside
+/// Observation (an engine's counters, a file). Use it as `#expect(await eventually { … })`.
+@MainActor
+public func eventually(timeout: Duration = .seconds(10), _ condition: @MainActor () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumed = Resumed(continuation)
+            withObservationTracking {
+                _ = condition()
+            } onChange: {
+                resumed.resume()
+            }
+            Task { @MainActor in
+                try? await Task.sleep(for: .milliseconds(20))
+                resumed.resume()
+            }
+        }
+    }
+    return true
+}
+
+/// Resumes a continuation once, whoever comes first.
+private final class Resumed: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+
+    func resume() {
+        lock.lock()
+        let pending = continuation
+        continuation = nil
+        lock.unlock()
+        pending?.resume()
+    }
+}

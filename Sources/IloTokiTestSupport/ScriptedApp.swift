@@ -1,0 +1,41 @@
+import Foundation
+import IloTokiCore
+
+/// One app model over a temporary store with scripted seams (an engine that answers from a
+/// script, a downloader driven by hand): the fixture the Core suites share.
+public struct ScriptedApp {
+    public let home: TemporaryDirectory
+    public let catalog: ModelCatalog
+    public let downloader = ScriptedDownloader()
+
+    public init(_ name: String, catalog: ModelCatalog) {
+        home = TemporaryDirectory(name)
+        self.catalog = catalog
+    }
+
+    public var directories: AppDirectories { AppDirectories(home: home.url) }
+
+    public func store() -> ModelStore { ModelStore(directories: directories, catalog: catalog) }
+
+    /// Puts a catalog model's file in place: "GGUF" and then zeros, as many bytes as the catalog says.
+    public func install(_ entry: CatalogEntry) throws {
+        var bytes = Data("GGUF".utf8)
+        if entry.bytes > 4 { bytes.append(Data(count: Int(entry.bytes) - 4)) }
+        try bytes.write(to: store().fileURL(for: entry))
+    }
+
+    /// The app model. Every load hands out `engine` (after `load`, when given).
+    @MainActor
+    public func model(
+        engine: ScriptedEngine, memory: Int64? = 1 << 40, clock: any Clock<Duration> = ContinuousClock(),
+        load: (@Sendable (String) async throws -> Void)? = nil
+    ) -> TranslatorModel {
+        TranslatorModel(
+            store: store(),
+            engineLoader: ScriptedEngineLoader { path in
+                try await load?(path)
+                return engine
+            },
+            downloader: downloader, availableMemory: { memory }, clock: clock)
+    }
+}
