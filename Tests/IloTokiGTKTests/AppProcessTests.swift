@@ -1,4 +1,5 @@
 import Foundation
+import IloTokiCore
 import IloTokiTestSupport
 import Testing
 
@@ -130,5 +131,29 @@ import Testing
         #expect(ended.status == 0, "\(ended.stderr)")
         let history = try String(contentsOf: directory.file("home/history.json"), encoding: .utf8)
         #expect(history.contains("The cat sleeps on the warm mat"))
+    }
+
+    @Test func quittingMidTranslationEndsCleanlyAndKeepsOnlyWhatFinished() async throws {
+        // The app quits (SIGTERM takes the same way out as closing the window: GTK's loop
+        // returns) while the real model decodes: the engine is stopped and waited for before
+        // the process exits, so it ends with 0, never a crash, and the unfinished
+        // translation is not in the history.
+        let gemma = try TestModels.require(TestModels.gemma)
+        let reportFile = directory.file("quit.json")
+        // Twelve lines, translated one after another: seconds of decoding.
+        let long = Array(repeating: "The cat sleeps on the warm mat, and the dog runs in the green garden.", count: 12).joined(separator: "\n")
+        let tool = try ToolProcess(app, ["--model", gemma, "--text", long, "--report", reportFile.path], environment: environment)
+        defer { tool.signal(SIGKILL) }
+        _ = await waitFor(reportFile, "the model is loaded") { $0["model"] == "ready" && $0["slab"] == "Translate" }
+        try await xdotool(["search", "--sync", "--name", "^ilo toki$", "windowfocus", "--sync"])
+        _ = await waitFor(reportFile, "typing reaches the source plate") { $0["typing"] == "true" }
+        try await xdotool(["key", "ctrl+Return"])
+        _ = await waitFor(reportFile, "the translation streams") { $0["translation"] == "translating" && $0["target"]?.isEmpty == false }
+        tool.signal(SIGTERM)
+        let ended = await tool.wait(timeout: .seconds(20))
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(!ended.stderr.contains("Fatal error") && !ended.stderr.contains("Segmentation"), "\(ended.stderr)")
+        let history = HistoryStore(url: AppDirectories(home: directory.file("home")).historyFile).load().history
+        #expect(!history.entries.contains { $0.source == long })
     }
 }
