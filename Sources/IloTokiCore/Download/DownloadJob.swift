@@ -125,6 +125,8 @@ final class DownloadJob: @unchecked Sendable {
         }
         ticker.cancel()
         await ticker.value
+        // The bar reaches the whole file before verifying begins, whatever the last tick saw.
+        reportProgress(currentSize(), evenIfRecent: true)
     }
 
     private func transferWindows() async throws {
