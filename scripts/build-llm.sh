@@ -37,17 +37,7 @@ fi
 key=$(printf '%s\n' "$source_id" "${LLAMA_CMAKE_FLAGS[*]}" "$(c++ --version | head -1)" "$(cpu_fingerprint)" | short_hash)
 llama_dir="$ILOTOKI_CACHE/llama/$key"
 
-if [ ! -f "$llama_dir/install/.complete" ]; then
-    log "building llama.cpp (static, $(cpu_count) jobs; a few minutes the first time) into $llama_dir"
-    rm -rf "$llama_dir"
-    mkdir -p "$llama_dir"
-    start=$(date +%s)
-    run_logged "$llama_dir/configure.log" "configuring llama.cpp" \
-        cmake -S "$source_dir" -B "$llama_dir/build" -G Ninja "${LLAMA_CMAKE_FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$llama_dir/install"
-    run_logged "$llama_dir/build.log" "building llama.cpp" ninja -C "$llama_dir/build" install
-    touch "$llama_dir/install/.complete"
-    log "llama.cpp built in $(($(date +%s) - start)) s"
-fi
+build_llama_once "$llama_dir" "llama.cpp (static)" "$source_dir" "${LLAMA_CMAKE_FLAGS[@]}"
 
 # The core's build directory is per checkout (CMake ties a build tree to one source tree).
 core_dir="$llama_dir/core-$(printf '%s' "$REPO_ROOT" | short_hash)"

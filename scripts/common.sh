@@ -162,6 +162,25 @@ cpu_fingerprint() {
       sysctl -n machdep.cpu.brand_string; } 2>/dev/null | short_hash
 }
 
+# Configures and builds llama.cpp from SOURCE with the CMake FLAGS into DIR/install, once:
+# DIR/install/.complete marks a finished build, and a DIR without it is built again from scratch.
+# Usage: build_llama_once DIR WHAT SOURCE FLAG…   (WHAT names the build in messages)
+build_llama_once() {
+    local dir=$1 what=$2 source=$3
+    shift 3
+    [ -f "$dir/install/.complete" ] && return 0
+    log "building $what ($(cpu_count) jobs; a few minutes the first time) into $dir"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    local start
+    start=$(date +%s)
+    run_logged "$dir/configure.log" "configuring $what" \
+        cmake -S "$source" -B "$dir/build" -G Ninja "$@" -DCMAKE_INSTALL_PREFIX="$dir/install"
+    run_logged "$dir/build.log" "building $what" ninja -C "$dir/build" install
+    touch "$dir/install/.complete"
+    log "$what built in $(($(date +%s) - start)) s"
+}
+
 # Builds llama.cpp and the C core (llm/) with AddressSanitizer, UndefinedBehaviorSanitizer and
 # libFuzzer's coverage (clang from the Swift toolchain), cached like the release build, and
 # prints the core's build directory: its test programs and fuzz targets live there. Used by
@@ -184,16 +203,7 @@ build_sanitized_core() {
     key=$(printf '%s\n' "$(basename "$source_dir")" "$LLAMA_CPP_PYTHON_SHA256" "${common[*]}" "$vendor" \
         "$("$clang_dir/clang" --version | head -1)" "$(cpu_fingerprint)" | short_hash)
     dir="$ILOTOKI_CACHE/llama-sanitized/$key"
-    if [ ! -f "$dir/install/.complete" ]; then
-        log "building llama.cpp with ASan+UBSan into $dir (a few minutes the first time)"
-        rm -rf "$dir"
-        mkdir -p "$dir"
-        run_logged "$dir/configure.log" "configuring the sanitized llama.cpp" \
-            cmake -S "$source_dir" -B "$dir/build" -G Ninja "${common[@]}" -DCMAKE_C_FLAGS="$vendor" -DCMAKE_CXX_FLAGS="$vendor" \
-            -DCMAKE_INSTALL_PREFIX="$dir/install"
-        run_logged "$dir/build.log" "building the sanitized llama.cpp" ninja -C "$dir/build" install
-        touch "$dir/install/.complete"
-    fi
+    build_llama_once "$dir" "llama.cpp with ASan+UBSan" "$source_dir" "${common[@]}" -DCMAKE_C_FLAGS="$vendor" -DCMAKE_CXX_FLAGS="$vendor"
     core="$dir/core-$(printf '%s' "$REPO_ROOT" | short_hash)"
     run_logged "$dir/core-configure.log" "configuring the sanitized llm/" \
         cmake -S "$REPO_ROOT/llm" -B "$core" -G Ninja "${common[@]}" -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS="$sanitize" \

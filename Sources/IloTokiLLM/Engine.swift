@@ -294,17 +294,7 @@ public final class Engine: Sendable {
             return
         }
         defer { CoreWork.shared.end() }
-        generate(job, prompt: prompt, options: options, into: continuation, piece: piece, finished: finished)
-    }
 
-    private func generate<Element: Sendable>(
-        _ job: Job,
-        prompt: String,
-        options: GenerationOptions,
-        into continuation: AsyncThrowingStream<Element, Error>.Continuation,
-        piece: (String) -> Element,
-        finished: (GenerationStats) -> Element?
-    ) {
         // The ticket is reserved as the job becomes the running one, under the lock `stop`
         // takes: from then on a stop reaches this generation, whenever it comes.
         let ticket: UInt64? = state.withLock { state in

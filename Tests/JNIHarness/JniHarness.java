@@ -118,6 +118,17 @@ public final class JniHarness {
         System.out.println("  " + model + ": '" + text + "' -> '" + result + "' in " + recorder.pieceCount() + " pieces");
     }
 
+    /** Starts translating three sentences and waits (up to 60 s) for the first piece. */
+    static void startLongTranslation(long handle, Recorder recorder, String what) throws InterruptedException {
+        recorder.reset();
+        NativeBridge.perform(handle, "setSourceText",
+            "The river runs past the old mill. The children walk to school in the rain. A friend brings bread and fruit to the house.");
+        NativeBridge.perform(handle, "translate", null);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (recorder.pieceCount() == 0 && System.nanoTime() < deadline) recorder.awaitChange(20);
+        check(recorder.pieceCount() > 0, what);
+    }
+
     static String modelFile(String path) { return "{\"path\": \"" + path.replace("\\", "\\\\").replace("\"", "\\\"") + "\", \"format\": \"sourceTarget\"}"; }
 
     public static void main(String[] args) throws Exception {
@@ -173,13 +184,7 @@ public final class JniHarness {
         check(recorder.threads.size() == 1, "the listener is always called on the same thread (" + recorder.threads + ")");
 
         // Stop mid-way.
-        recorder.reset();
-        NativeBridge.perform(handle, "setSourceText",
-            "The river runs past the old mill. The children walk to school in the rain. A friend brings bread and fruit to the house.");
-        NativeBridge.perform(handle, "translate", null);
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (recorder.pieceCount() == 0 && System.nanoTime() < deadline) recorder.awaitChange(20);
-        check(recorder.pieceCount() > 0, "a long translation starts streaming");
+        startLongTranslation(handle, recorder, "a long translation starts streaming");
         NativeBridge.perform(handle, "stop", null);
         Map<String, Object> stopped = await(handle, recorder, 5, "a stop ends the translation at once", s -> slabAction(s).equals("translate"));
         String atStop = target(stopped);
@@ -254,13 +259,7 @@ public final class JniHarness {
         // Close mid-translation: close returns once the engine has stopped, nothing is heard
         // after it, and the process then exits (System.exit below) without racing the engine.
         NativeBridge.close(other);
-        recorder.reset();
-        NativeBridge.perform(handle, "setSourceText",
-            "The river runs past the old mill. The children walk to school in the rain. A friend brings bread and fruit to the house.");
-        NativeBridge.perform(handle, "translate", null);
-        long streaming = System.nanoTime() + 60_000_000_000L;
-        while (recorder.pieceCount() == 0 && System.nanoTime() < streaming) recorder.awaitChange(20);
-        check(recorder.pieceCount() > 0, "a translation streams when its session is closed");
+        startLongTranslation(handle, recorder, "a translation streams when its session is closed");
         NativeBridge.close(handle);
         int heardAtClose = recorder.pieceCount();
         expect(IllegalStateException.class, "a call after close", () -> NativeBridge.screen(handle, "main"));
