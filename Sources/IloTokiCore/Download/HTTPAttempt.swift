@@ -121,7 +121,11 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             }
         } onCancel: {
             cancelled.store(true)
-            task.cancel()
+            // On the delegate queue, never between a redirect's callback and its answer:
+            // Foundation on Linux dies ("Received callback for HTTP redirection, but we're not
+            // waiting for it") when a task is cancelled while it waits for that answer and the
+            // answer comes anyway (found by scripts/stress-exits.sh, a download paused by Ctrl-C).
+            transfer.queue.addOperation { task.cancel() }
         }
     }
 
@@ -131,6 +135,9 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
+        // Cancelled before this callback ran: the task is cancelled right after it (on this
+        // queue), and an answer now would reach a task that no longer waits for one.
+        if cancelled.value { return }
         // Hugging Face puts the file's sha256 and size on the redirect to its CDN; the CDN's own
         // ETag is a different value.
         let parsed = Self.responseInfo(of: response, linkedEtag: linkedEtag, linkedSize: linkedSize)
