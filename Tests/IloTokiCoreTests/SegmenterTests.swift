@@ -59,6 +59,16 @@ import Testing
     }
 }
 
+@Suite struct SegmenterMarksTests {
+    @Test func aCombiningMarkAfterASpaceSurvivesSplitting() {
+        // " \u{065A}" is one Character whose first scalar is a space.
+        let text = "Dr. Smith came home. \u{065A}Then he slept for a very long time indeed"
+        let plan = TranslationPlan(text) { $0.utf8.count <= 24 }
+        #expect(plan.chunks.joined(separator: " ").unicodeScalars.contains("\u{065A}"))
+        #expect(plan.chunks.count > 1)
+    }
+}
+
 /// What a translation streams: the additions, appended in order, always make the text.
 @Suite struct TranslationStreamTests {
     @Test func aPieceThatBeginsWithACombiningMarkIsOnlyItsOwnAddition() async throws {

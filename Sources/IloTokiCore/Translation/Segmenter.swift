@@ -85,7 +85,7 @@ public struct TranslationPlan: Equatable, Sendable {
         var current = ""
         var previousEndsSentence = false
         for character in line {
-            if previousEndsSentence, character.isWhitespace {
+            if previousEndsSentence, isSpace(character) {
                 let trimmed = current.trimmingCharacters(in: .whitespaces)
                 if !trimmed.isEmpty { sentences.append(trimmed) }
                 current = ""
@@ -104,6 +104,13 @@ public struct TranslationPlan: Equatable, Sendable {
         return sentences
     }
 
+    /// White space that separates words: every scalar of the Character is white space. A
+    /// space that carries a combining mark is one Character whose first scalar is a space;
+    /// dropped as a separator, it would take the mark with it (found by the segmenter fuzzer).
+    static func isSpace(_ character: Character) -> Bool {
+        character.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    }
+
     private static let sentenceEnds: Set<Character> = [".", "!", "?", "…", "。", "！", "？", ";"]
     private static let closingMarks: Set<Character> = ["\"", "'", "»", "”", "’", ")", "]"]
 
@@ -112,7 +119,7 @@ public struct TranslationPlan: Equatable, Sendable {
     static func splitAtWords(_ sentence: String, fits: (String) -> Bool) -> [String] {
         var chunks: [String] = []
         var current = ""
-        for word in sentence.split(whereSeparator: \.isWhitespace).map(String.init) {
+        for word in sentence.split(whereSeparator: isSpace).map(String.init) {
             let candidate = current.isEmpty ? word : current + " " + word
             if fits(candidate) {
                 current = candidate
