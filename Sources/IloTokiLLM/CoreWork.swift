@@ -66,13 +66,6 @@ final class CoreWork: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Whether `endAll` has been called.
-    var isEnding: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return ending
-    }
-
     /// Refuses new work, stops every engine's generations and blocks until nothing of the
     /// core runs on any thread. Safe to call more than once.
     func endAll() {

@@ -140,11 +140,8 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         if cancelled.value { return }
         // Hugging Face puts the file's sha256 and size on the redirect to its CDN; the CDN's own
         // ETag is a different value.
-        let parsed = Self.responseInfo(of: response, linkedEtag: linkedEtag, linkedSize: linkedSize)
-        linkedEtag = parsed.linkedEtag
-        linkedSize = parsed.linkedSize
+        let info = remember(response)
         var next = request
-        let info = ResponseInfo(status: response.statusCode, linkedEtag: linkedEtag, linkedSize: linkedSize)
         if redirectDropsRange(info) {
             next.setValue(nil, forHTTPHeaderField: "Range")
             next.setValue(nil, forHTTPHeaderField: "If-Range")
@@ -162,9 +159,7 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             dataTask.cancel()
             return
         }
-        let info = Self.responseInfo(of: http, linkedEtag: linkedEtag, linkedSize: linkedSize)
-        linkedEtag = info.linkedEtag
-        linkedSize = info.linkedSize
+        let info = remember(http)
         self.response = info
         switch decide(info) {
         case .write(let start):
@@ -221,6 +216,15 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     // MARK: - Headers
+
+    /// What `http` says, with the `X-Linked-*` values kept for the responses after it (the
+    /// redirect carries them, the CDN's answer does not).
+    private func remember(_ http: HTTPURLResponse) -> ResponseInfo {
+        let info = Self.responseInfo(of: http, linkedEtag: linkedEtag, linkedSize: linkedSize)
+        linkedEtag = info.linkedEtag
+        linkedSize = info.linkedSize
+        return info
+    }
 
     /// What a response's status and headers say, for `decide`. `X-Linked-Etag` and
     /// `X-Linked-Size` seen on a redirect before it are kept unless this response has its own.

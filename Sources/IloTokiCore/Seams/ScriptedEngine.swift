@@ -13,7 +13,8 @@ public final class ScriptedEngine: TranslationEngine {
     private let clock: any Clock<Duration>
     private let state = Locked<[TranslationPrompt]>([])
     private let ended = Locked(0)
-    private let running = Locked<[Task<Void, Never>]>([])
+    /// The completions not yet ended, by number, for `stopAndWait`.
+    private let running = Locked<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
 
     /// - Parameters:
     ///   - delay: the pause before each piece, so a test can act while a translation streams.
@@ -39,34 +40,44 @@ public final class ScriptedEngine: TranslationEngine {
     public func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<CompletionEvent, Error> {
         state.withLock { $0.append(prompt) }
         let pieces = script(prompt.sourceText)
-        let delay = delay
-        let clock = clock
         return AsyncThrowingStream { continuation in
-            let task = Task { [self] in
-                defer { ended.withLock { $0 += 1 } }
-                for piece in pieces {
-                    if delay > .zero { try? await clock.sleep(for: delay) }
-                    if Task.isCancelled {
-                        continuation.finish()
-                        return
+            // Started under the lock that its own end takes, so it is listed before it can end.
+            let task = running.withLock { running in
+                let number = running.next
+                running.next += 1
+                let task = Task { [self] in
+                    defer {
+                        self.running.withLock { _ = $0.tasks.removeValue(forKey: number) }
+                        ended.withLock { $0 += 1 }
                     }
-                    continuation.yield(.piece(piece))
+                    await stream(pieces, of: prompt, into: continuation)
                 }
-                continuation.yield(
-                    .finished(CompletionStats(promptTokens: prompt.prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)))
-                continuation.finish()
+                running.tasks[number] = task
+                return task
             }
-            running.withLock { $0.append(task) }
             continuation.onTermination = { _ in task.cancel() }
         }
     }
 
-    public func stopAndWait() async {
-        let tasks = running.withLock { tasks in
-            defer { tasks.removeAll() }
-            return tasks
+    /// Hands out `pieces`, a pause before each, then the figures.
+    private func stream(
+        _ pieces: [String], of prompt: TranslationPrompt, into continuation: AsyncThrowingStream<CompletionEvent, Error>.Continuation
+    ) async {
+        for piece in pieces {
+            if delay > .zero { try? await clock.sleep(for: delay) }
+            if Task.isCancelled {
+                continuation.finish()
+                return
+            }
+            continuation.yield(.piece(piece))
         }
-        for task in tasks {
+        continuation.yield(
+            .finished(CompletionStats(promptTokens: prompt.prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)))
+        continuation.finish()
+    }
+
+    public func stopAndWait() async {
+        for task in running.withLock({ Array($0.tasks.values) }) {
             task.cancel()
             await task.value
         }
