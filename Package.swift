@@ -61,10 +61,11 @@ let package = Package(
         // A value behind a lock, on every platform the app supports.
         .target(name: "IloTokiLocking"),
         // Languages, prompts, catalog, model store, downloads, history, settings, the app model
-        // and the screen it derives. Knows the engine only through its own seam.
+        // and the screen it derives (naming the design's icons). Knows the engine only through
+        // its own seam.
         .target(
             name: "IloTokiCore",
-            dependencies: ["CSHA256", "IloTokiLocking"]
+            dependencies: ["CSHA256", "IloTokiLocking", "IloTokiDesign"]
         ),
         // The design tokens and icons: plain data every front end draws from.
         .target(name: "IloTokiDesign"),
@@ -80,6 +81,8 @@ let package = Package(
         ),
         // Prints the design tokens and icons as Kotlin for the Android app (scripts/generate-android-design.sh).
         .executableTarget(name: "ilotoki-design", dependencies: ["IloTokiDesign"]),
+        // Writes the Kotlin mirror of Core's contract (actions, outcomes, screen values) for the Android app.
+        .executableTarget(name: "ilotoki-contract", dependencies: ["IloTokiCore", "IloTokiDesign"]),
         // Fixtures shared by the test targets: test models, temporary directories, servers, clocks.
         .target(name: "IloTokiTestSupport", dependencies: ["IloTokiCore", "IloTokiLocking"]),
         .testTarget(

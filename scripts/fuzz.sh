@@ -33,16 +33,18 @@ build_swift() {
     mapfile -t core_sources < <(find Sources/IloTokiCore -name '*.swift' | sort)
     # The inputs of the build, to rebuild only when one changed.
     local stamp
-    stamp=$(cat Sources/CSHA256/sha256.c Sources/IloTokiLocking/*.swift "${core_sources[@]}" Fuzz/*.swift | short_hash)
+    stamp=$(cat Sources/CSHA256/sha256.c Sources/IloTokiLocking/*.swift Sources/IloTokiDesign/*.swift "${core_sources[@]}" Fuzz/*.swift | short_hash)
     [ -x "$dir/ilotoki-fuzz-swift" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ] && return 0
     log "building the Swift fuzz targets"
     "$clang_dir/clang" -fsanitize=fuzzer-no-link,address -O1 -g -c Sources/CSHA256/sha256.c -I Sources/CSHA256/include -o "$dir/sha256.o"
     swiftc -parse-as-library -module-name IloTokiLocking -wmo -sanitize=fuzzer,address -emit-module \
         -emit-module-path "$dir/IloTokiLocking.swiftmodule" -emit-object Sources/IloTokiLocking/*.swift -o "$dir/IloTokiLocking.o"
+    swiftc -parse-as-library -module-name IloTokiDesign -wmo -sanitize=fuzzer,address -emit-module \
+        -emit-module-path "$dir/IloTokiDesign.swiftmodule" -emit-object Sources/IloTokiDesign/*.swift -o "$dir/IloTokiDesign.o"
     # The targets are compiled into the IloTokiCore module itself, so they reach its internal parsers.
     swiftc -parse-as-library -module-name IloTokiCore -wmo -Onone -g -sanitize=fuzzer,address -suppress-warnings \
         -I "$dir" -Xcc -fmodule-map-file="$dir/CSHA256/module.modulemap" "${core_sources[@]}" Fuzz/FuzzTargets.swift \
-        "$dir/IloTokiLocking.o" "$dir/sha256.o" -o "$dir/ilotoki-fuzz-swift"
+        "$dir/IloTokiLocking.o" "$dir/IloTokiDesign.o" "$dir/sha256.o" -o "$dir/ilotoki-fuzz-swift"
     printf '%s\n' "$stamp" >"$dir/stamp"
 }
 

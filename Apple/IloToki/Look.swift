@@ -12,17 +12,26 @@ extension Color {
 }
 
 extension Palette {
-    static func forScheme(_ scheme: ColorScheme) -> Palette { scheme == .dark ? .dark : .light }
+    /// The palette of the look Core resolved (`MainScreen.appearance`).
+    static func forAppearance(_ appearance: Appearance) -> Palette { appearance == .dark ? .dark : .light }
 }
 
 extension ColorScheme {
-    /// The scheme a theme asks for; `nil` follows the system.
-    static func forTheme(_ theme: AppSettings.Theme) -> ColorScheme? {
-        switch theme {
-        case .light: .light
-        case .dark: .dark
-        case .system: nil
-        }
+    /// The scheme to ask the system for: `nil` while the theme follows the system.
+    static func forScreen(_ screen: MainScreen) -> ColorScheme? {
+        screen.theme == .system ? nil : (screen.appearance == .dark ? .dark : .light)
+    }
+}
+
+/// The palette every view draws with, set once at the root from Core's resolved look.
+private struct PaletteKey: EnvironmentKey {
+    static let defaultValue = Palette.light
+}
+
+extension EnvironmentValues {
+    var palette: Palette {
+        get { self[PaletteKey.self] }
+        set { self[PaletteKey.self] = newValue }
     }
 }
 
@@ -44,10 +53,10 @@ struct Cut: ViewModifier {
     var fill: Color
     /// The shadow's colour: ink, or `quiet` under an ink surface (the slab).
     var shadow: Color?
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     func body(content: Content) -> some View {
-        let ink = Color(Palette.forScheme(scheme).ink)
+        let ink = Color(palette.ink)
         content
             .background(fill)
             .overlay(Rectangle().strokeBorder(ink, lineWidth: Tokens.outline))
@@ -106,12 +115,12 @@ struct IconButton: View {
     let icon: IconName
     let label: String
     let action: () -> Void
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
         Button(action: action) {
             IconShapeView(icon: .named(icon))
-                .fill(Color(Palette.forScheme(scheme).ink))
+                .fill(Color(palette.ink))
                 .frame(width: 22, height: 22)
                 .frame(minWidth: Tokens.touchTarget, minHeight: Tokens.touchTarget)
                 .contentShape(Rectangle())

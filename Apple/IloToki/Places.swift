@@ -3,39 +3,35 @@ import IloTokiDesign
 import SwiftUI
 import UniformTypeIdentifiers
 
-/// The places beside the main screen, each drawn from its Core page value.
+/// The places beside the main screen, each drawn from its Core page value; the title is the
+/// header's (`MainScreen.PlaceLink`).
 struct PlaceView: View {
     let place: Place
+    let title: String
     let model: TranslatorModel
     let strings: UIStrings
-    @Binding var licenceFor: CatalogEntry?
-    @Environment(\.colorScheme) private var scheme
+    let perform: @MainActor (Action) -> Void
+    @Environment(\.palette) private var palette
 
     var body: some View {
         ScrollView {
             VStack(alignment: .leading, spacing: Tokens.Spacing.large) {
                 switch place {
-                case .history: HistoryView(model: model, strings: strings)
-                case .models: ModelsView(model: model, strings: strings, licenceFor: $licenceFor)
-                case .settings: SettingsView(model: model, strings: strings)
+                case .main: EmptyView()
+                case .history: HistoryView(model: model, strings: strings, perform: perform)
+                case .models: ModelsView(model: model, strings: strings, perform: perform)
+                case .settings: SettingsView(model: model, strings: strings, perform: perform)
                 case .about: AboutView(page: AboutPage(model: model, strings: strings))
                 }
             }
             .padding(Tokens.Spacing.large)
         }
-        .background(Color(Palette.forScheme(scheme).paper))
-        .foregroundStyle(Color(Palette.forScheme(scheme).ink))
+        .background(Color(palette.paper))
+        .foregroundStyle(Color(palette.ink))
         .font(.ui(Tokens.TypeSize.body))
         .navigationTitle(title)
-    }
-
-    private var title: String {
-        switch place {
-        case .history: strings[.history]
-        case .models: strings[.models]
-        case .settings: strings[.settings]
-        case .about: strings[.about]
-        }
+        // What the command line changed while the app ran appears when a list is shown.
+        .onAppear { perform(.refresh) }
     }
 }
 
@@ -44,10 +40,9 @@ struct RowButton: View {
     let title: String
     var chosen = false
     let action: () -> Void
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
-        let palette = Palette.forScheme(scheme)
         Button(title, action: action)
             .buttonStyle(.plain)
             .padding(.horizontal, 14)
@@ -60,19 +55,18 @@ struct RowButton: View {
 struct HistoryView: View {
     let model: TranslatorModel
     let strings: UIStrings
+    let perform: @MainActor (Action) -> Void
     @State private var onlyOlin = false
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
         let page = HistoryPage(model: model, strings: strings, onlyOlin: onlyOlin)
-        let palette = Palette.forScheme(scheme)
         HStack(spacing: Tokens.Spacing.small) {
             RowButton(title: page.allTitle, chosen: !page.onlyOlin) { onlyOlin = false }
             RowButton(title: page.olinTitle, chosen: page.onlyOlin) { onlyOlin = true }
             Spacer()
-            RowButton(title: page.clearTitle) { model.clearHistory() }
+            RowButton(title: page.clearTitle) { perform(.clearHistory) }
         }
-        .onAppear { model.refreshHistory() }
         if let note = page.note { Text(note).foregroundStyle(Color(palette.quiet)) }
         if let empty = page.empty { Text(empty).foregroundStyle(Color(palette.quiet)) }
         ForEach(page.rows) { row in
@@ -80,7 +74,7 @@ struct HistoryView: View {
                 HStack {
                     Text(row.meta).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote)).foregroundStyle(Color(palette.quiet))
                     Spacer()
-                    Button { model.setOlin(!row.isOlin, for: row.id) } label: {
+                    Button { perform(.setOlin(id: row.id, olin: !row.isOlin)) } label: {
                         IconShapeView(icon: .named(.olin))
                             .fill(Color(row.isOlin ? palette.ink : palette.quiet).opacity(row.isOlin ? 1 : 0.35))
                             .frame(width: 20, height: 20)
@@ -96,38 +90,37 @@ struct HistoryView: View {
             .frame(maxWidth: .infinity, alignment: .leading)
             .cut(Color(palette.paper))
             .contentShape(Rectangle())
-            .onTapGesture { model.reuse(row.entry) }
+            .onTapGesture { perform(.reuse(id: row.id)) }
+            .accessibilityAddTraits(.isButton)
         }
     }
 
-    private var sitelen: Font { .sitelenPona(family: model.settings.sitelenPonaFamily(isInstalled: Platform.isFontInstalled)) }
+    private var sitelen: Font { .sitelenPona(family: model.settings.sitelenPonaFamily(isInstalled: model.isFontInstalled)) }
 }
 
 struct ModelsView: View {
     let model: TranslatorModel
     let strings: UIStrings
-    @Binding var licenceFor: CatalogEntry?
+    let perform: @MainActor (Action) -> Void
     @State private var importing = false
     @State private var format = PromptFormat.sourceTarget
     @State private var importError: String?
     @State private var importingNow = false
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
         let page = ModelsPage(model: model, strings: strings)
-        let palette = Palette.forScheme(scheme)
         ForEach(page.rows) { row in
             VStack(alignment: .leading, spacing: Tokens.Spacing.small) {
                 Text(row.name).bold()
                 Text(row.facts).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote)).foregroundStyle(Color(palette.quiet))
                 HStack(spacing: Tokens.Spacing.small) {
                     ForEach(row.buttons, id: \.title) { button in
-                        if button.action == .inUse {
-                            Text(button.title).bold()
+                        if let action = button.action {
+                            RowButton(title: button.title) { perform(action) }
+                                .accessibilityLabel(button.accessibleName)
                         } else {
-                            RowButton(title: button.title) {
-                                if case .showLicence(let entry) = model.perform(button.action) { licenceFor = entry }
-                            }
+                            Text(button.title).bold().accessibilityLabel(button.accessibleName)
                         }
                     }
                 }
@@ -153,28 +146,22 @@ struct ModelsView: View {
             case .failure(let error): importError = error.localizedDescription
             }
         }
-        .onAppear { model.library.refresh() }
     }
 
-    /// Copies the picked file into the app's directory and adds it with the chosen format;
-    /// a file that is not a model this engine can run is refused and its copy removed.
+    /// Adds the picked file with the chosen format. Core copies it into the app's own
+    /// directory (the picker only lends it), checks that the engine can run it and removes the
+    /// copy if not; the file's permission is held until then.
     private func add(_ picked: URL) {
         importingNow = true
         importError = nil
-        let format = format
+        let request = ModelImport(path: picked.path, format: format, copiesIntoApp: true)
         Task {
-            defer { importingNow = false }
-            do {
-                let copy = try await Platform.importModelFile(picked, into: model.store.directories.home)
-                do {
-                    _ = try await model.addSideloadedModel(path: copy.path, name: nil, format: format)
-                } catch {
-                    try? FileManager.default.removeItem(at: copy)
-                    throw error
-                }
-            } catch {
-                importError = error.localizedDescription
+            let scoped = picked.startAccessingSecurityScopedResource()
+            defer {
+                if scoped { picked.stopAccessingSecurityScopedResource() }
+                importingNow = false
             }
+            if case .failed(let reason) = await model.run(.importModel(request)) { importError = reason }
         }
     }
 }
@@ -182,23 +169,25 @@ struct ModelsView: View {
 struct SettingsView: View {
     let model: TranslatorModel
     let strings: UIStrings
+    let perform: @MainActor (Action) -> Void
     @State private var fontField = ""
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
-        let page = SettingsPage(model: model, strings: strings, isFontInstalled: Platform.isFontInstalled)
-        let palette = Palette.forScheme(scheme)
-        Toggle(page.keepHistory.title, isOn: Binding(get: { page.keepHistory.isOn }, set: { model.setKeepHistory($0) }))
-        Toggle(page.translateAsYouType.title, isOn: Binding(get: { page.translateAsYouType.isOn }, set: { model.setTranslateAsYouType($0) }))
+        let page = SettingsPage(model: model, strings: strings)
+        Toggle(page.keepHistory.title, isOn: Binding(get: { page.keepHistory.isOn }, set: { perform(.setKeepHistory(on: $0)) }))
+        Toggle(
+            page.translateAsYouType.title,
+            isOn: Binding(get: { page.translateAsYouType.isOn }, set: { perform(.setTranslateAsYouType(on: $0)) }))
         Text(page.themeTitle).foregroundStyle(Color(palette.quiet))
         HStack(spacing: Tokens.Spacing.small) {
             ForEach(page.themes, id: \.title) { choice in
-                RowButton(title: choice.title, chosen: choice.isChosen) { model.setTheme(choice.theme) }
+                RowButton(title: choice.title, chosen: choice.isChosen) { perform(.setTheme(theme: choice.theme)) }
             }
         }
         Text(page.fontTitle).foregroundStyle(Color(palette.quiet))
         TextField(page.fontTitle, text: $fontField)
-            .onSubmit { model.chooseSitelenPonaFont(fontField) }
+            .onSubmit { perform(.setSitelenPonaFont(family: fontField)) }
             .padding(Tokens.Spacing.small)
             .cut(Color(palette.paper))
             .onAppear { fontField = page.fontFamily }
@@ -219,17 +208,18 @@ struct AboutView: View {
 
 /// The model licence, before the first download.
 struct LicenceSheet: View {
+    let offer: LicenceOffer
     let strings: UIStrings
     let answer: (Bool) -> Void
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
-        let palette = Palette.forScheme(scheme)
         VStack(alignment: .leading, spacing: Tokens.Spacing.medium) {
             Text(strings[.licenceTitle]).font(.ui(Tokens.TypeSize.title, relativeTo: .title2)).bold()
-            Text(ModelCatalog.modelLicence.summary).font(.ui(Tokens.TypeSize.body))
-            Link(ModelCatalog.modelLicence.url.absoluteString, destination: ModelCatalog.modelLicence.url)
-                .font(.ui(Tokens.TypeSize.small, relativeTo: .footnote))
+            Text(offer.summary).font(.ui(Tokens.TypeSize.body))
+            if let url = URL(string: offer.url) {
+                Link(offer.url, destination: url).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote))
+            }
             HStack(spacing: Tokens.Spacing.medium) {
                 RowButton(title: strings[.cancel]) { answer(false) }
                 Button(strings[.licenceAccept]) { answer(true) }

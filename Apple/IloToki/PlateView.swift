@@ -4,39 +4,41 @@ import SwiftUI
 
 /// One plate: its language (a chooser unless it holds Toki Pona), the script pill, the text,
 /// copy, and sample phrases while the source is empty. The target plate is the jelo surface.
+/// What each control offers and what a screen reader calls it come from `MainScreen.Plate`.
 struct PlateView: View {
     let plate: MainScreen.Plate
     let isTarget: Bool
     let model: TranslatorModel
+    let screen: MainScreen
     let strings: UIStrings
-    @Environment(\.colorScheme) private var scheme
+    let perform: @MainActor (Action) -> Void
+    @Environment(\.palette) private var palette
 
     var body: some View {
-        let palette = Palette.forScheme(scheme)
         VStack(alignment: .leading, spacing: Tokens.Spacing.small) {
             HStack(spacing: Tokens.Spacing.small) {
                 language
                 Spacer()
                 if let pill = plate.pill {
-                    Button(pill) { model.flipScript(isFontInstalled: Platform.isFontInstalled) }
+                    Button(pill) { perform(.flipScript) }
                         .font(.ui(Tokens.TypeSize.small, relativeTo: .caption))
                         .buttonStyle(.plain)
                         .padding(.horizontal, Tokens.Spacing.medium)
                         .frame(minHeight: 28)
                         .background(Capsule().fill(Color(palette.paper)))
                         .overlay(Capsule().strokeBorder(Color(palette.ink), lineWidth: Tokens.outline))
+                        .accessibilityLabel(plate.pillLabel)
+                        .accessibilityValue(plate.scriptName)
                 }
                 if plate.canCopy {
-                    IconButton(icon: .copy, label: strings[.copy]) {
-                        if let text = model.copyResult() { Platform.copyToClipboard(text) }
-                    }
+                    IconButton(icon: .copy, label: screen.copyLabel) { perform(.copy) }
                 }
             }
             text
             if !plate.samplePhrases.isEmpty {
                 Text(strings[.samplesTitle]).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote)).foregroundStyle(Color(palette.quiet))
                 ForEach(plate.samplePhrases, id: \.self) { phrase in
-                    Button(phrase) { model.useSamplePhrase(phrase) }
+                    Button(phrase) { perform(.useSample(phrase: phrase)) }
                         .font(.ui(Tokens.TypeSize.body))
                         .buttonStyle(.plain)
                         .padding(.horizontal, Tokens.Spacing.medium)
@@ -52,11 +54,11 @@ struct PlateView: View {
     }
 
     @ViewBuilder private var language: some View {
-        let name = Text(plate.language.endonym.uppercased()).font(.ui(Tokens.TypeSize.small, relativeTo: .caption)).bold().tracking(1)
+        let name = Text(plate.languageTitle.uppercased()).font(.ui(Tokens.TypeSize.small, relativeTo: .caption)).bold().tracking(1)
         if plate.choosesLanguage {
             Menu {
-                ForEach(Language.allCases.filter { $0 != .tokiPona }, id: \.self) { language in
-                    Button(language.endonym) { model.setOtherLanguage(language) }
+                ForEach(plate.languageChoices, id: \.language) { choice in
+                    Button(choice.title) { perform(.setOtherLanguage(language: choice.language)) }
                 }
             } label: {
                 name
@@ -64,14 +66,17 @@ struct PlateView: View {
             .menuStyle(.button)
             .buttonStyle(.plain)
             .fixedSize()
+            .accessibilityLabel(plate.languageLabel)
+            .accessibilityValue(plate.languageTitle)
         } else {
-            name
+            name.accessibilityLabel(plate.languageLabel).accessibilityValue(plate.languageTitle)
         }
     }
 
     @ViewBuilder private var text: some View {
-        let font: Font = plate.inSitelenPona
-            ? .sitelenPona(family: model.settings.sitelenPonaFamily(isInstalled: Platform.isFontInstalled))
+        let font: Font =
+            plate.inSitelenPona
+            ? .sitelenPona(family: model.settings.sitelenPonaFamily(isInstalled: model.isFontInstalled))
             : .ui(Tokens.TypeSize.plate, relativeTo: .title3)
         if isTarget {
             Text(plate.text)
@@ -79,14 +84,16 @@ struct PlateView: View {
                 .opacity(plate.isMessage ? 0.7 : 1)
                 .textSelection(.enabled)
                 .frame(maxWidth: .infinity, alignment: .leading)
+                .accessibilityLabel(plate.textLabel)
+                .accessibilityValue(plate.text)
         } else {
-            TextEditor(text: Binding(get: { model.sourceText }, set: { model.sourceText = $0 }))
+            TextEditor(text: Binding(get: { plate.text }, set: { perform(.setSourceText(text: $0)) }))
                 .font(font)
                 .scrollContentBackground(.hidden)
                 .frame(minHeight: 96)
-                .accessibilityLabel(strings[.sourcePlaceholder])
+                .accessibilityLabel(plate.textLabel)
                 .overlay(alignment: .topLeading) {
-                    if model.sourceText.isEmpty {
+                    if plate.text.isEmpty {
                         Text(strings[.sourcePlaceholder]).font(.ui(Tokens.TypeSize.body)).opacity(0.5)
                             .padding(.top, 8).padding(.leading, 5).allowsHitTesting(false)
                     }

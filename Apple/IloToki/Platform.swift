@@ -10,7 +10,7 @@ import UniformTypeIdentifiers
     import AppKit
 #endif
 
-/// What the app needs from the platform: fonts, the clipboard, backups, imported files.
+/// What the app needs from the platform: fonts, the clipboard, backups, the picker's file types.
 enum Platform {
     /// The interface language: the first of the user's languages that ilo toki speaks.
     static var preferredLanguage: Language {
@@ -54,34 +54,6 @@ enum Platform {
 
     /// GGUF files, for the document picker.
     static let modelFileTypes: [UTType] = [UTType(filenameExtension: "gguf") ?? .data]
-
-    /// Copies a file the user picked into the app's own `imported/` directory, so it stays
-    /// readable after the picker's permission ends; returns the copy.
-    ///
-    /// The copy is written under a temporary name and renamed, so an interrupted import never
-    /// leaves a partial model behind.
-    static func importModelFile(_ picked: URL, into home: URL) async throws -> URL {
-        try await Task.detached(priority: .userInitiated) {
-            let scoped = picked.startAccessingSecurityScopedResource()
-            defer { if scoped { picked.stopAccessingSecurityScopedResource() } }
-            let directory = home.appendingPathComponent("imported", isDirectory: true)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let destination = directory.appendingPathComponent(picked.lastPathComponent)
-            let partial = directory.appendingPathComponent(".\(UUID().uuidString).part")
-            do {
-                try FileManager.default.copyItem(at: picked, to: partial)
-                if FileManager.default.fileExists(atPath: destination.path) {
-                    _ = try FileManager.default.replaceItemAt(destination, withItemAt: partial)
-                } else {
-                    try FileManager.default.moveItem(at: partial, to: destination)
-                }
-            } catch {
-                try? FileManager.default.removeItem(at: partial)
-                throw error
-            }
-            return destination
-        }.value
-    }
 }
 
 /// Downloads keep their guarantees when the app leaves the screen: the system lends a little
@@ -106,7 +78,7 @@ final class BackgroundDownloads {
         case .active:
             endBackgroundTask()
             if pausedByUs, case .paused? = model.activeDownload?.phase {
-                _ = model.toggleDownload()
+                model.perform(.toggleDownload)
             }
             pausedByUs = false
         default:
@@ -116,7 +88,7 @@ final class BackgroundDownloads {
 
     private func pause(_ model: TranslatorModel) {
         if case .running? = model.activeDownload?.phase {
-            model.pauseDownload()
+            model.perform(.pauseDownload)
             pausedByUs = true
         }
         endBackgroundTask()

@@ -2,43 +2,64 @@ import IloTokiCore
 import IloTokiDesign
 import SwiftUI
 
-/// The places of the app.
-enum Place: Hashable {
-    case history, models, settings, about
-}
-
-/// The main screen and the way to the other places. Every value it shows comes from
-/// `MainScreen`; every action goes to the model.
+/// The main screen and the way to the other places. Every value it shows comes from Core
+/// (`MainScreen`: the places in their order, titles and icons; the plates; the slab; the
+/// look); every action goes to the model through `perform`, which also does what an
+/// action's outcome asks of this front end.
 struct RootView: View {
     let model: TranslatorModel
     let strings: UIStrings
     @State private var path: [Place] = []
-    @State private var licenceFor: CatalogEntry?
+    @State private var licence: LicenceOffer?
+    @State private var failure: String?
+    @Environment(\.colorScheme) private var scheme
 
     var body: some View {
-        let screen = MainScreen(model: model, strings: strings)
+        let screen = MainScreen(model: model, strings: strings, systemPrefersDark: scheme == .dark)
         NavigationStack(path: $path) {
-            MainView(model: model, screen: screen, strings: strings, licenceFor: $licenceFor)
+            MainView(model: model, screen: screen, strings: strings, perform: perform)
                 .toolbar {
                     ToolbarItemGroup(placement: .primaryAction) {
-                        IconButton(icon: .history, label: strings[.history]) { path.append(.history) }
-                        IconButton(icon: .models, label: strings[.models]) { path.append(.models) }
-                        IconButton(icon: .settings, label: strings[.settings]) { path.append(.settings) }
-                        IconButton(icon: .about, label: strings[.about]) { path.append(.about) }
+                        ForEach(screen.header.places, id: \.place) { link in
+                            IconButton(icon: link.icon, label: link.title) { path.append(link.place) }
+                        }
                     }
                 }
                 .navigationDestination(for: Place.self) { place in
-                    PlaceView(place: place, model: model, strings: strings, licenceFor: $licenceFor)
+                    PlaceView(place: place, title: screen.header.places.first { $0.place == place }?.title ?? "", model: model,
+                              strings: strings, perform: perform)
                 }
         }
-        .sheet(item: $licenceFor) { entry in
-            LicenceSheet(strings: strings) { accepted in
-                licenceFor = nil
-                if accepted { model.acceptLicenceAndDownload(entry) }
+        .sheet(item: $licence) { offer in
+            LicenceSheet(offer: offer, strings: strings) { accepted in
+                licence = nil
+                guard accepted else { return }
+                perform(.acceptLicence)
+                perform(.download(id: offer.entry.id))
             }
         }
-        .preferredColorScheme(ColorScheme.forTheme(model.settings.theme))
+        .alert(failure ?? "", isPresented: Binding(get: { failure != nil }, set: { if !$0 { failure = nil } })) {
+            Button(strings[.cancel], role: .cancel) { failure = nil }
+        }
+        .environment(\.palette, Palette.forAppearance(screen.appearance))
+        .preferredColorScheme(ColorScheme.forScreen(screen))
     }
+
+    /// Performs an action and does what its outcome asks: the licence sheet, the clipboard,
+    /// the reason it could not be done, the main screen.
+    private func perform(_ action: Action) {
+        switch model.perform(action) {
+        case .done, .added: break
+        case .showLicence(let offer): licence = offer
+        case .copy(let text): Platform.copyToClipboard(text)
+        case .failed(let reason): failure = reason
+        case .showMain: path.removeAll()
+        }
+    }
+}
+
+extension LicenceOffer: @retroactive Identifiable {
+    public var id: String { entry.id }
 }
 
 extension VerticalAlignment {
@@ -55,13 +76,12 @@ struct MainView: View {
     let model: TranslatorModel
     let screen: MainScreen
     let strings: UIStrings
-    @Binding var licenceFor: CatalogEntry?
-    @Environment(\.colorScheme) private var scheme
+    let perform: @MainActor (Action) -> Void
+    @Environment(\.palette) private var palette
 
     var body: some View {
-        let palette = Palette.forScheme(scheme)
         VStack(spacing: 0) {
-            HeaderView(header: screen.header) { show(model.toggleDownload()) }
+            HeaderView(header: screen.header) { perform(.toggleDownload) }
             if let download = screen.header.download {
                 ProgressLine(fraction: download.fraction)
             }
@@ -77,7 +97,7 @@ struct MainView: View {
                 }
                 .padding(Tokens.Spacing.large)
             }
-            SlabView(slab: screen.slab) { show(model.pressSlab()) }
+            SlabView(slab: screen.slab) { perform(.pressSlab) }
                 .padding(Tokens.Spacing.large)
         }
         .background(Color(palette.paper))
@@ -107,29 +127,24 @@ struct MainView: View {
     }
 
     private var sourcePlate: some View {
-        PlateView(plate: screen.source, isTarget: false, model: model, strings: strings)
+        PlateView(plate: screen.source, isTarget: false, model: model, screen: screen, strings: strings, perform: perform)
     }
 
     private var targetPlate: some View {
-        PlateView(plate: screen.target, isTarget: true, model: model, strings: strings)
+        PlateView(plate: screen.target, isTarget: true, model: model, screen: screen, strings: strings, perform: perform)
     }
 
     private var knob: some View {
-        SwapKnob(label: strings[.swap]) { model.swap() }
-    }
-
-    private func show(_ outcome: ActionOutcome) {
-        if case .showLicence(let entry) = outcome { licenceFor = entry }
+        SwapKnob(label: screen.swapLabel) { perform(.swap) }
     }
 }
 
 struct HeaderView: View {
     let header: MainScreen.Header
     let toggleDownload: () -> Void
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
-        let palette = Palette.forScheme(scheme)
         HStack(spacing: Tokens.Spacing.small) {
             VStack(alignment: .leading, spacing: 2) {
                 Text(header.title).font(.ui(Tokens.TypeSize.title, relativeTo: .title2)).bold()
@@ -154,10 +169,9 @@ struct HeaderView: View {
 /// The 12 dp line under the header while a download runs.
 struct ProgressLine: View {
     let fraction: Double
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
-        let palette = Palette.forScheme(scheme)
         GeometryReader { geometry in
             Rectangle().fill(Color(palette.ink))
                 .frame(width: geometry.size.width * min(max(fraction, 0), 1))
@@ -174,10 +188,9 @@ struct ProgressLine: View {
 struct SwapKnob: View {
     let label: String
     let action: () -> Void
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
-        let palette = Palette.forScheme(scheme)
         Button(action: action) {
             IconShapeView(icon: .named(.swap)).fill(Color(palette.ink)).frame(width: 24, height: 24)
                 .frame(width: Tokens.knob, height: Tokens.knob)
@@ -194,15 +207,14 @@ struct SwapKnob: View {
 struct SlabView: View {
     let slab: MainScreen.Slab
     let action: () -> Void
-    @Environment(\.colorScheme) private var scheme
+    @Environment(\.palette) private var palette
 
     var body: some View {
-        let palette = Palette.forScheme(scheme)
         Button(action: action) {
             HStack(spacing: Tokens.Spacing.small) {
                 Text(slab.title).font(.ui(Tokens.TypeSize.body, relativeTo: .headline)).bold()
                 Spacer()
-                IconShapeView(icon: .named(icon)).fill(Color(palette.paper)).frame(width: 20, height: 20)
+                IconShapeView(icon: .named(slab.icon)).fill(Color(palette.paper)).frame(width: 20, height: 20)
             }
             .foregroundStyle(Color(palette.paper))
             .padding(Tokens.Spacing.large)
@@ -212,13 +224,6 @@ struct SlabView: View {
         }
         .buttonStyle(.plain)
         .disabled(!slab.isEnabled)
-    }
-
-    private var icon: IconName {
-        switch slab.action {
-        case .stop: .pause
-        case .download, .resumeDownload: .download
-        default: .translate
-        }
+        .accessibilityLabel(slab.title)
     }
 }

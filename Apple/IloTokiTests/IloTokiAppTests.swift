@@ -30,23 +30,9 @@ final class IloTokiAppTests: XCTestCase {
         XCTAssertEqual(CTLineGetGlyphCount(line), 5)
     }
 
-    func testTheThemeDecidesTheScheme() {
-        XCTAssertEqual(ColorScheme.forTheme(.light), .light)
-        XCTAssertEqual(ColorScheme.forTheme(.dark), .dark)
-        XCTAssertNil(ColorScheme.forTheme(.system))
-    }
-
-    func testAnImportedModelIsCopiedWhole() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString, isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let picked = FileManager.default.temporaryDirectory.appendingPathComponent("picked-\(UUID().uuidString).gguf")
-        defer { try? FileManager.default.removeItem(at: picked) }
-        let bytes = Data((0..<100_000).map { UInt8($0 % 251) })
-        try bytes.write(to: picked)
-        let copy = try await Platform.importModelFile(picked, into: home)
-        XCTAssertEqual(try Data(contentsOf: copy), bytes)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: copy.deletingLastPathComponent().path)
-        XCTAssertEqual(leftovers, [copy.lastPathComponent], "no partial copy is left behind")
+    func testTheResolvedLookDecidesThePaletteAndTheScheme() {
+        XCTAssertEqual(Palette.forAppearance(.dark), .dark)
+        XCTAssertEqual(Palette.forAppearance(.light), .light)
     }
 
     func testTheAvailableMemoryIsThePlatformsOwnFigure() {

@@ -7,7 +7,6 @@ import IloTokiCore
     import Darwin
 #endif
 import IloTokiEngineLive
-import IloTokiLLM
 
 /// The `ilotoki` command line: the whole product in a terminal, over the same app model,
 /// store and settings as the apps.
@@ -57,7 +56,7 @@ public enum CLI {
         // destroyed by `exit`, and a decode still running on the engine's thread would crash
         // the process on its way out, while `_exit` would skip what the C and Swift runtimes
         // still flush. The command has already written what it keeps (history, settings).
-        Engine.endAllWork()
+        LiveEngineLoader.endAllWork()
         return status
     }
 
@@ -79,7 +78,7 @@ public enum CLI {
     @MainActor
     private static func runCommand(_ arguments: [String], console: Console, environment: [String: String]) async -> Int32 {
         if arguments == ["--version"] || arguments == ["-V"] {
-            console.out("ilotoki \(version) (llama.cpp \(Engine.backendVersion))\n")
+            console.out("ilotoki \(version) (\(LiveEngineLoader().backendDescription))\n")
             return Status.ok
         }
         if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
@@ -180,13 +179,10 @@ struct CommandContext: Sendable {
     /// - Throws: the store's error when the home cannot be used and the command needs it.
     @MainActor
     func prepareModel(
-        keeping: [URL] = [], threads: Int? = nil, head: OutputHead = .trimmed, needsHome: Bool = true
+        keeping: [URL] = [], engine: LiveEngineOptions = LiveEngineOptions(), needsHome: Bool = true
     ) throws -> TranslatorModel {
-        let store = ModelStore(directories: directories, catalog: try ModelCatalog.forEnvironment(environment))
-        if needsHome { try store.requireHome() }
-        var options = Engine.Options()
-        options.threads = threads
-        let model = TranslatorModel(store: store, engineLoader: LiveEngineLoader(options: options, head: head), endpoint: endpoint)
+        let model = try LiveApp.model(directories: directories, environment: environment, engine: engine)
+        if needsHome { try model.store.requireHome() }
         model.prepare(keeping: keeping)
         reportNotices(of: model, after: 0)
         return model

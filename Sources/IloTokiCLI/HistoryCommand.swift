@@ -21,7 +21,7 @@ struct HistoryCommand {
         let console = context.console
         if arguments.has("--clear") {
             let before = model.history.entries.count
-            model.clearHistory()
+            model.perform(.clearHistory)
             await model.flushWrites()
             console.out("Deleted \(before - model.history.entries.count) translations; \(model.history.favourites.count) favourites kept.\n")
             return CLI.Status.ok

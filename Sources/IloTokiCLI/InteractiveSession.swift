@@ -42,7 +42,7 @@ struct InteractiveSession {
                     case .set(let chosen):
                         direction = chosen
                         pinned = true
-                        model.setDirection(chosen)
+                        model.perform(.setDirection(direction: chosen))
                     case .detect:
                         pinned = false
                         console.out(console.dim("(the direction follows the text again)\n"))
@@ -63,7 +63,7 @@ struct InteractiveSession {
                         continue
                     }
                 }
-                model.setDirection(direction)
+                model.perform(.setDirection(direction: direction))
                 let translator = TranslateCommand(
                     context: CommandContext(console: console, environment: console.environment), arguments: ParsedArguments(command: ["translate"]))
                 switch await translator.stream(trimmed, direction: direction, model: model, json: false) {

@@ -89,7 +89,7 @@ struct ModelsCommand {
             let licence = ModelCatalog.modelLicence
             console.err("\(licence.summary)\nThe terms: \(licence.url.absoluteString)\n")
             if arguments.has("--accept-licence") {
-                model.acceptModelLicence()
+                model.perform(.acceptLicence)
             } else if console.stdinIsTerminal {
                 console.err("Accept the \(licence.name) and download \(entry.displayName) (\(entry.sizeText))? [y/N] ")
                 let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
@@ -97,7 +97,7 @@ struct ModelsCommand {
                     console.err("Nothing was downloaded.\n")
                     return CLI.Status.failure
                 }
-                model.acceptModelLicence()
+                model.perform(.acceptLicence)
             } else {
                 throw CLIError("The model comes under the \(licence.name); run again with --accept-licence to accept them.")
             }
@@ -107,7 +107,7 @@ struct ModelsCommand {
         // The same download the apps run, through the app model (its library shows it too).
         guard let events = model.downloadEvents(entry) else { throw CLIError("The model licence was not accepted.") }
         let bar = ProgressBar(console: console, total: entry.bytes)
-        return try await Interrupts.shared.whileRunning(onInterrupt: { _ in Task { @MainActor in model.pauseDownload() } }) {
+        return try await Interrupts.shared.whileRunning(onInterrupt: { _ in Task { @MainActor in model.perform(.pauseDownload) } }) {
             for try await event in events {
                 switch event {
                 case .started(let offset, _):
@@ -159,7 +159,13 @@ struct ModelsCommand {
         }
         let format = try TranslateCommand.format(formatName, command: "models add")
         let model = try context.prepareModel()
-        let added = try await model.addSideloadedModel(path: arguments.operands[0], name: arguments.value("--name"), format: format)
+        let request = ModelImport(path: arguments.operands[0], format: format, name: arguments.value("--name"))
+        let added: SideloadedModel
+        switch await model.run(.importModel(request)) {
+        case .added(let model): added = model
+        case .failed(let reason): throw CLIError(reason)
+        case let other: throw CLIError("The model could not be added (\(other)).")
+        }
         console.out("Added \(added.name) as \(added.id). Translate with it: ilotoki translate --model \(added.id) TEXT\n")
         return CLI.Status.ok
     }

@@ -1,7 +1,6 @@
 import Foundation
 import IloTokiCore
 import IloTokiEngineLive
-import IloTokiLLM
 
 /// `ilotoki translate`: translates the arguments, each line of standard input, or, on a
 /// terminal with no text, runs an interactive session.
@@ -62,9 +61,9 @@ struct TranslateCommand {
         }
         let format = try Self.format(arguments.value("--format"), command: "translate")
         let modelFile = arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? URL(fileURLWithPath: $0) : nil }
-        let head = try BenchCommand.outputHead(arguments.value("--head"), command: "translate")
+        let head = try Self.outputHead(arguments.value("--head"))
         let model = try context.prepareModel(
-            keeping: modelFile.map { [$0] } ?? [], threads: threads, head: head, needsHome: modelFile == nil)
+            keeping: modelFile.map { [$0] } ?? [], engine: LiveEngineOptions(threads: threads, head: head), needsHome: modelFile == nil)
         let reported = model.notices.count
         let fixed = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"), current: model.direction)
         try await loadModel(model, format: format)
@@ -105,9 +104,9 @@ struct TranslateCommand {
         if let name = arguments.value("--model") {
             if let choice = model.store.choice(id: name) {
                 guard model.store.isAvailable(choice) else { throw Self.notInstalled(choice.catalogEntry, named: choice.displayName) }
-                await model.use(choice)
+                await model.run(.useForSession(id: choice.id))
             } else if FileManager.default.fileExists(atPath: name) {
-                await model.useModelFile(URL(fileURLWithPath: name), format: format)
+                await model.run(.useFileForSession(path: name, format: format))
             } else {
                 throw CLIError("'\(name)' is neither a model id nor a file. Run `ilotoki models` to see the models.")
             }
@@ -117,6 +116,15 @@ struct TranslateCommand {
         }
         if case .failed(let reason) = model.modelState { throw CLIError(reason) }
         guard model.modelState == .ready else { throw CLIError("The model could not be loaded.") }
+    }
+
+    /// The `--head` option's value (`trimmed` when it is not given).
+    static func outputHead(_ value: String?) throws -> LiveEngineOptions.Head {
+        guard let value else { return .trimmed }
+        guard let head = LiveEngineOptions.Head(rawValue: value) else {
+            throw UsageError(message: "--head '\(value)': use trimmed or full.", command: "translate")
+        }
+        return head
     }
 
     static func notInstalled(_ entry: CatalogEntry?, named name: String?) -> CLIError {
@@ -131,7 +139,7 @@ struct TranslateCommand {
     /// Translates one text and writes it out; the status says how it went.
     @MainActor
     private func translateOne(_ text: String, direction: TranslationDirection, model: TranslatorModel, json: Bool) async throws -> Int32 {
-        model.setDirection(direction)
+        model.perform(.setDirection(direction: direction))
         switch await stream(text, direction: direction, model: model, json: json) {
         case .done:
             return CLI.Status.ok
@@ -210,7 +218,7 @@ struct TranslateCommand {
                 failed = true
                 continue
             }
-            model.setDirection(direction)
+            model.perform(.setDirection(direction: direction))
             switch await stream(text, direction: direction, model: model, json: json) {
             case .done: break
             case .interrupted:

@@ -49,7 +49,7 @@ public enum IconShape: Equatable, Sendable {
 }
 
 /// The icons of the app.
-public enum IconName: String, CaseIterable, Sendable {
+public enum IconName: String, CaseIterable, Codable, Sendable {
     case swap, translate, download, pause, history, settings, models, about, copy, olin, script, close
 }
 

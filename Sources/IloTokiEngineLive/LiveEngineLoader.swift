@@ -1,20 +1,42 @@
 import IloTokiCore
 import IloTokiLLM
 
-/// Loads models with llama.cpp (the inference core), off the cooperative thread pool: what
-/// every front end passes to `TranslatorModel` at start-up.
-public struct LiveEngineLoader: EngineLoading {
-    public var options: Engine.Options
+/// How the live engine runs: what a front end may choose, in this module's own words, so
+/// that no front end imports `IloTokiLLM`.
+public struct LiveEngineOptions: Equatable, Sendable {
     /// The output head translations use.
-    public var head: OutputHead
+    public enum Head: String, CaseIterable, Sendable {
+        /// Only the rows the target language can use, checked against the others: the full
+        /// head's output, faster where the check pays.
+        case trimmed
+        /// llama.cpp's own head over the whole vocabulary.
+        case full
+    }
 
-    public init(options: Engine.Options = Engine.Options(), head: OutputHead = .trimmed) {
-        self.options = options
+    /// CPU threads for decoding; `nil`: what the engine chooses for this device.
+    public var threads: Int?
+    public var head: Head
+
+    public init(threads: Int? = nil, head: Head = .trimmed) {
+        self.threads = threads
         self.head = head
+    }
+}
+
+/// Loads models with llama.cpp (the inference core), off the cooperative thread pool: what
+/// `LiveApp.model` gives every front end's app model.
+public struct LiveEngineLoader: EngineLoading {
+    public var options: LiveEngineOptions
+
+    public init(options: LiveEngineOptions = LiveEngineOptions()) {
+        self.options = options
     }
 
     public func load(path: String) async throws -> any TranslationEngine {
-        try await LLMTranslationEngine.load(path: path, options: options, head: head)
+        var engineOptions = Engine.Options()
+        engineOptions.threads = options.threads
+        let head: OutputHead = options.head == .full ? .full : .trimmed
+        return try await LLMTranslationEngine.load(path: path, options: engineOptions, head: head)
     }
 
     public func check(path: String) async throws {

@@ -113,17 +113,25 @@ public func bridgeStrings(_ env: UnsafeMutablePointer<JNIEnv?>?, _ type: jclass?
     }
 }
 
-/// `static native String perform(long handle, String action, String argument)`
+/// `static native String perform(long handle, String action)`: the JSON of an `Action` in,
+/// the JSON of its `ActionOutcome` out, at once (long work goes on; the listener hears of it).
 @_cdecl("Java_org_ilotoki_android_NativeBridge_perform")
-public func bridgePerform(
-    _ env: UnsafeMutablePointer<JNIEnv?>?, _ type: jclass?, _ handle: jlong, _ action: jstring?, _ argument: jstring?
-) -> jstring? {
+public func bridgePerform(_ env: UnsafeMutablePointer<JNIEnv?>?, _ type: jclass?, _ handle: jlong, _ action: jstring?) -> jstring? {
     bridged(env, nil) { jni in
         let open = try session(handle)
         guard let action = jni.string(action) else { throw BridgeError.null("perform needs an action") }
-        let argument = jni.string(argument)
-        let result = try MainQueue.run { try await open.session.perform(action, argument) }
-        return result.flatMap { jni.javaString($0) }
+        return jni.javaString(try MainQueue.run { try open.session.perform(action) })
+    }
+}
+
+/// `static native void setSystemPrefersDark(long handle, boolean dark)`: Android's night mode,
+/// which the "system" theme follows.
+@_cdecl("Java_org_ilotoki_android_NativeBridge_setSystemPrefersDark")
+public func bridgeSetSystemPrefersDark(_ env: UnsafeMutablePointer<JNIEnv?>?, _ type: jclass?, _ handle: jlong, _ dark: jboolean) {
+    bridged(env, ()) { _ in
+        let open = try session(handle)
+        try MainQueue.run { open.session.systemPrefersDark = dark != 0 }
+        open.callbacks.post(.changed)
     }
 }
 
@@ -133,7 +141,7 @@ public func bridgePerform(
 public func bridgeClose(_ env: UnsafeMutablePointer<JNIEnv?>?, _ type: jclass?, _ handle: jlong) {
     bridged(env, ()) { _ in
         guard let open = sessions.withLock({ $0.removeValue(forKey: Int64(handle)) }) else { throw BridgeError.noSession(Int64(handle)) }
-        try MainQueue.run { await open.session.close() }
+        try MainQueue.runAndWait { await open.session.close() }
         open.callbacks.close()
     }
 }

@@ -17,13 +17,16 @@ import IloTokiLocking
 /// thread serves the queue (its Looper on Android, `runMainQueue` on a desktop JVM).
 enum MainQueue {
     private static let loader = Locked<pthread_t?>(nil)
-    private static let served = Locked(false)
+    /// Whether something serves the queue (a Looper, or `runMainQueue`), and the signal a
+    /// call that arrives before `runMainQueue` has started waits on.
+    private static let served = NSCondition()
+    nonisolated(unsafe) private static var isServed = false
 
     /// Called by `JNI_OnLoad`: remembers the thread, and serves the queue from its Looper where
     /// it has one (Android's UI thread).
     static func loadedOnCurrentThread() {
         loader.store(pthread_self())
-        if ilotoki_main_queue_serve_from_looper() { served.store(true) }
+        if ilotoki_main_queue_serve_from_looper() { markServed(true) }
     }
 
     static var isLoaderThread: Bool {
@@ -34,19 +37,41 @@ enum MainQueue {
     /// `runMainQueue`: serves the queue on the loading thread until `stop`.
     static func serve() throws {
         guard isLoaderThread else { throw BridgeError.misuse("runMainQueue must run on the thread that loaded the library") }
-        served.store(true)
-        defer { served.store(false) }
+        markServed(true)
+        defer { markServed(false) }
         ilotoki_main_queue_run()
     }
 
     static func stop() { ilotoki_main_queue_stop() }
 
-    /// Runs `body` on the main actor and returns its result to the calling thread.
-    static func run<T: Sendable>(_ body: @escaping @MainActor @Sendable () async throws -> T) throws -> T {
+    private static func markServed(_ value: Bool) {
+        served.lock()
+        isServed = value
+        served.broadcast()
+        served.unlock()
+    }
+
+    /// Waits up to two seconds for a thread that is starting `runMainQueue`.
+    private static func awaitServer() -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 2)
+        served.lock()
+        defer { served.unlock() }
+        while !isServed, served.wait(until: deadline) {}
+        return isServed
+    }
+
+    /// Runs `body` on the main actor and returns its result to the calling thread. For work
+    /// that takes no time (an action's start, a screen's values): the caller waits only for
+    /// the main actor's turn, never for long work, which `body` starts and leaves running.
+    static func run<T: Sendable>(_ body: @escaping @MainActor @Sendable () throws -> T) throws -> T {
+        try runAndWait { try body() }
+    }
+
+    /// Runs `body` on the main actor and waits, on the calling thread, until it has ended:
+    /// only for `close`, which must not return while the session still works.
+    static func runAndWait<T: Sendable>(_ body: @escaping @MainActor @Sendable () async throws -> T) throws -> T {
         let onLoader = isLoaderThread
-        // A thread that just started runMainQueue may not have marked it yet.
-        for _ in 0..<100 where !onLoader && !served.value { usleep(20_000) }
-        guard onLoader || served.value else {
+        guard onLoader || awaitServer() else {
             throw BridgeError.misuse(
                 "nothing serves Swift's main queue: load the library on the UI thread, or call runMainQueue on the thread that loaded it")
         }
@@ -59,11 +84,13 @@ enum MainQueue {
             done.signal()
         }
         if onLoader {
+            // This thread is the queue's: it runs the task itself.
             while outcome.value == nil { _ = ilotoki_main_queue_wait_and_drain(20) }
         } else {
             done.wait()
         }
-        return try outcome.value!.get()
+        guard let result = outcome.value else { throw BridgeError.misuse("the main actor ended without an answer") }
+        return try result.get()
     }
 }
 

@@ -25,10 +25,11 @@ public struct ScriptedApp {
     }
 
     /// The app model. Every load hands out `engine` (after `load`, when given).
+    /// - Parameter isFontInstalled: whether the device can draw with a font family.
     @MainActor
     public func model(
         engine: ScriptedEngine, memory: Int64? = 1 << 40, clock: any Clock<Duration> = ContinuousClock(),
-        load: (@Sendable (String) async throws -> Void)? = nil
+        load: (@Sendable (String) async throws -> Void)? = nil, isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }
     ) -> TranslatorModel {
         TranslatorModel(
             store: store(),
@@ -36,6 +37,7 @@ public struct ScriptedApp {
                 try await load?(path)
                 return engine
             },
-            downloader: downloader, availableMemory: { memory }, clock: clock)
+            downloader: downloader, availableMemory: { memory }, clock: clock,
+            isFontInstalled: isFontInstalled)
     }
 }

@@ -21,10 +21,11 @@ import Testing
     var home: TemporaryDirectory { app.home }
     var downloader: ScriptedDownloader { app.downloader }
 
-    func model(engine: ScriptedEngine = ScriptedEngine { _ in [" mi", " moku"] }, load: (@Sendable (String) async throws -> Void)? = nil)
-        -> TranslatorModel
-    {
-        app.model(engine: engine, load: load)
+    func model(
+        engine: ScriptedEngine = ScriptedEngine { _ in [" mi", " moku"] },
+        load: (@Sendable (String) async throws -> Void)? = nil, isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }
+    ) -> TranslatorModel {
+        app.model(engine: engine, load: load, isFontInstalled: isFontInstalled)
     }
 
     func install(_ entry: CatalogEntry) throws { try app.install(entry) }
@@ -43,7 +44,7 @@ import Testing
         #expect(shown.slab == MainScreen.Slab(title: "Download the model · 1 MB", isEnabled: true, action: .download(Self.current)))
         #expect(shown.header.modelLine == "Not downloaded")
         #expect(shown.header.download == nil)
-        #expect(model.pressSlab() == .showLicence(Self.current))  // the licence comes first
+        #expect(model.perform(.pressSlab) == .showLicence(LicenceOffer(entry: Self.current)))  // the licence comes first
         #expect(downloader.requests.isEmpty)
     }
 
@@ -51,7 +52,8 @@ import Testing
         let gate = AsyncGate()
         let model = model { _ in await gate.wait() }
         await model.launch()
-        model.acceptLicenceAndDownload(Self.current)
+        model.perform(.acceptLicence)
+        model.perform(.download(id: Self.current.id))
         downloader.progress(bytes: 250_000)
         #expect(await eventually { screen(model).header.download?.fraction == 0.25 }, "downloading")
         var shown = screen(model)
@@ -59,14 +61,14 @@ import Testing
         #expect(shown.header.download == MainScreen.DownloadControl(isRunning: true, label: "Pause", fraction: 0.25))
         #expect(shown.slab == MainScreen.Slab(title: "One moment…", isEnabled: false, action: .busy))
 
-        #expect(model.toggleDownload() == .done)  // the header's control pauses
+        #expect(model.perform(.toggleDownload) == .done)  // the header's control pauses
         #expect(await eventually { if case .paused = model.modelState { true } else { false } }, "paused")
         shown = self.screen(model)
         #expect(shown.target.text == "Download paused at 25%")
         #expect(shown.header.download == MainScreen.DownloadControl(isRunning: false, label: "Resume the download · 25%", fraction: 0.25))
         #expect(shown.slab == MainScreen.Slab(title: "Resume the download · 25%", isEnabled: true, action: .resumeDownload(Self.current)))
 
-        #expect(model.pressSlab() == .done)  // resumes: the licence was accepted
+        #expect(model.perform(.pressSlab) == .done)  // resumes: the licence was accepted
         try downloader.install(contents: Data(count: Int(Self.current.bytes)))
         #expect(await eventually { model.modelState == .loading }, "loading")
         shown = self.screen(model)
@@ -90,10 +92,10 @@ import Testing
         #expect(shown.source.pill == "sitelen pona" && shown.target.pill == nil)  // Toki Pona is the source
         #expect(!shown.source.choosesLanguage && shown.target.choosesLanguage)
 
-        model.sourceText = "I love you"
+        model.perform(.setSourceText(text: "I love you"))
         #expect(self.screen(model).slab.isEnabled)
         #expect(self.screen(model).source.samplePhrases.isEmpty)
-        model.pressSlab()
+        model.perform(.pressSlab)
         #expect(self.screen(model).slab == MainScreen.Slab(title: "Stop", isEnabled: true, action: .stop))
         #expect(await eventually { clock.sleepers == 1 }, "the engine waits for its first piece")
         clock.advance(by: .milliseconds(20))
@@ -109,9 +111,9 @@ import Testing
         #expect(shown.target.text == "mi olin e sina" && shown.target.canCopy)
         #expect(shown.target.pill == "sitelen pona" && shown.source.pill == nil)  // English → Toki Pona: the pill moved
 
-        #expect(model.copyResult() == "mi olin e sina")
+        #expect(model.perform(.copy) == .copy(text: "mi olin e sina"))
         #expect(self.screen(model).notice == "Copied")
-        model.sourceText = "I love you!"
+        model.perform(.setSourceText(text: "I love you!"))
         #expect(self.screen(model).notice == nil)  // the next action clears it
     }
 
@@ -119,13 +121,13 @@ import Testing
         try install(Self.current)
         let model = model(engine: ScriptedEngine { _ in [" I", " eat"] })
         await model.launch()
-        model.sourceText = "mi moku"
-        model.flipScript()
+        model.perform(.setSourceText(text: "mi moku"))
+        model.perform(.flipScript)
         #expect(screen(model).source.inSitelenPona)
         #expect(screen(model).source.pill == "Latin")
-        model.translate()
+        model.perform(.pressSlab)
         #expect(await eventually { model.translationState == .done }, "done")
-        model.swap()
+        model.perform(.swap)
         let shown = screen(model)
         #expect(shown.target.inSitelenPona && !shown.source.inSitelenPona)
         #expect(shown.target.text == "mi moku")
@@ -133,9 +135,9 @@ import Testing
 
     @Test func withoutAnyFontForSitelenPonaThePillSaysHowToGetOne() async throws {
         try install(Self.current)
-        let model = model()
+        let model = model(isFontInstalled: { _ in false })
         await model.launch()
-        model.flipScript(isFontInstalled: { _ in false })
+        model.perform(.flipScript)
         #expect(model.tokiPonaScript == .latin)
         #expect(screen(model).notice == Self.strings(.sitelenFontMissing, "sitelen seli kiwen asuki"))
     }
@@ -152,12 +154,12 @@ import Testing
 
         let working = self.model(engine: ScriptedEngine { _ in [] })
         await working.launch()
-        working.sourceText = "こんにちは"
-        working.translate()
+        working.perform(.setSourceText(text: "こんにちは"))
+        working.perform(.pressSlab)
         shown = self.screen(working)
         #expect(shown.target.isMessage && shown.target.text.hasPrefix("Could not translate: ilo toki cannot translate this text"))
-        working.sourceText = "mi moku"
-        working.translate()
+        working.perform(.setSourceText(text: "mi moku"))
+        working.perform(.pressSlab)
         #expect(await eventually { working.translationState == .done }, "done")
         #expect(self.screen(working).target.text == "(no translation)")
     }
@@ -178,31 +180,118 @@ import Testing
         #expect(screen(model).notice?.contains("settings.json was set aside") == true)
     }
 
+    // MARK: - What every front end used to decide for itself
+
+    @Test func coreGivesThePlacesTheSlabIconTheLanguageChoicesAndTheLook() async throws {
+        try install(Self.current)
+        let model = model()
+        await model.launch()
+        let shown = screen(model)
+        #expect(shown.header.places.map(\.place) == [.history, .models, .settings, .about])
+        #expect(shown.header.places.map(\.title) == ["History", "Models", "Settings", "About"])
+        #expect(shown.header.places.map(\.icon) == [.history, .models, .settings, .about])
+        #expect(shown.slab.icon == .translate)
+        // toki pona → English: the Toki Pona plate offers nothing to choose, the other plate the three languages.
+        #expect(shown.source.languageChoices.isEmpty && shown.source.languageTitle == "toki pona")
+        #expect(shown.target.languageChoices.map(\.title) == ["English", "Русский", "Tiếng Việt"])
+        #expect(shown.target.languageChoices.filter(\.isChosen).map(\.language) == [.english])
+        model.perform(.setOtherLanguage(language: .vietnamese))
+        #expect(screen(model).target.languageChoices.filter(\.isChosen).map(\.language) == [.vietnamese])
+        // The theme, resolved against what the system prefers.
+        #expect(shown.theme == .system && shown.appearance == .light)
+        #expect(MainScreen(model: model, strings: Self.strings, systemPrefersDark: true).appearance == .dark)
+        model.perform(.setTheme(theme: .light))
+        #expect(MainScreen(model: model, strings: Self.strings, systemPrefersDark: true).appearance == .light)
+        // The slab's icon follows what it does.
+        let icons = [TranslatorModel.SlabAction.stop, .download(Self.current), .resumeDownload(Self.current), .busy, .retry].map {
+            MainScreen.Slab(title: "", isEnabled: true, action: $0).icon
+        }
+        #expect(icons == [.pause, .download, .download, .translate, .translate])
+    }
+
+    @Test func everyControlOfTheMainScreenHasANameForScreenReaders() async throws {
+        try install(Self.current)
+        let model = model()
+        await model.launch()
+        for strings in [Self.strings, UIStrings(language: .russian), UIStrings(language: .vietnamese), UIStrings(language: .tokiPona)] {
+            let shown = MainScreen(model: model, strings: strings)
+            let names = [
+                shown.source.languageLabel, shown.target.languageLabel, shown.source.textLabel, shown.target.textLabel,
+                shown.source.pillLabel, shown.swapLabel, shown.copyLabel, shown.slab.title, shown.header.newerModelLabel,
+            ] + shown.header.places.map(\.title)
+            #expect(!names.contains { $0.isEmpty }, "\(strings.language)")
+            #expect(Set(names).count == names.count, "two controls share a name in \(strings.language): \(names)")
+            // The value a chooser announces is the language chosen.
+            #expect(shown.target.languageTitle == shown.target.language.endonym)
+        }
+        let shown = screen(model)
+        #expect(shown.source.scriptName == "Latin")
+        model.perform(.flipScript)
+        #expect(screen(model).source.scriptName == "sitelen pona")
+    }
+
+    @Test func anImportCopiesChecksAddsAndCleansUpOnFailure() async throws {
+        let picked = home.file("picked/mine.gguf")
+        try FileManager.default.createDirectory(at: picked.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("GGUF".utf8).write(to: picked)
+        let model = model()
+        model.prepare()
+        let request = ModelImport(path: picked.path, format: .queryAnswer, copiesIntoApp: true)
+        guard case .added(let added) = await model.run(.importModel(request)) else {
+            Issue.record("not added")
+            return
+        }
+        #expect(added.path == model.library.importedDirectory.appendingPathComponent("mine.gguf").path)
+        #expect(added.name == "mine" && added.format == .queryAnswer)
+        #expect(FileManager.default.contentsEqual(atPath: added.path, andPath: picked.path))
+        #expect(model.library.sideloaded.map(\.id) == [added.id])
+
+        // A file the engine refuses: nothing is added and no copy is left behind.
+        struct Refused: Error {}
+        let refusing = TranslatorModel(
+            store: app.store(), engineLoader: ScriptedEngineLoader { _ in throw Refused() }, downloader: ScriptedDownloader())
+        refusing.prepare()
+        let other = home.file("picked/other.gguf")
+        try Data("GGUF".utf8).write(to: other)
+        guard case .failed = await refusing.run(.importModel(ModelImport(path: other.path, format: .sourceTarget, copiesIntoApp: true))) else {
+            Issue.record("a refused file was added")
+            return
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: refusing.library.importedDirectory.path).sorted()
+        #expect(left == ["mine.gguf"])
+        #expect(refusing.library.sideloaded.map(\.id) == [added.id])
+    }
+
     // MARK: - The other places
 
     @Test func theModelListOffersWhatEachModelAllows() async throws {
         try install(Self.old)
         let model = model()
         await model.launch()
-        model.acceptLicenceAndDownload(Self.current)
+        model.perform(.acceptLicence)
+        model.perform(.download(id: Self.current.id))
         downloader.progress(bytes: 100_000)
         #expect(await eventually { model.activeDownload?.fraction == 0.1 }, "downloading")
         var page = ModelsPage(model: model, strings: Self.strings)
         #expect(page.rows.map(\.name) == ["Current", "Old"])
         #expect(page.rows[0].facts == "1 MB · Q8_0 · Not downloaded")
-        #expect(page.rows[0].buttons.map(\.action) == [.pause])
+        #expect(page.rows[0].buttons.map(\.action) == [.pauseDownload])
+        #expect(page.rows[0].buttons.map(\.accessibleName) == ["Pause, Current"])
         #expect(page.rows[1].facts == "2 MB · Q6_K · Installed · Older model")
-        #expect(page.rows[1].buttons.map(\.action) == [.inUse, .delete(id: "old")])
+        #expect(page.rows[1].buttons.map(\.action) == [nil, .delete(id: "old")])
 
-        model.pauseDownload()
+        model.perform(.pauseDownload)
         #expect(await eventually { if case .paused? = model.activeDownload?.phase { true } else { false } }, "paused")
         page = ModelsPage(model: model, strings: Self.strings)
         #expect(page.rows[0].facts == "1 MB · Q8_0 · 10% downloaded")
-        #expect(page.rows[0].buttons.map(\.action) == [.download(Self.current), .delete(id: "current")])
+        #expect(page.rows[0].buttons.map(\.action) == [.download(id: "current"), .delete(id: "current")])
 
         let added = home.file("mine.gguf")
         try Data("GGUF".utf8).write(to: added)
-        try await model.addSideloadedModel(path: added.path, name: "Mine", format: .queryAnswer)
+        guard case .added = await model.run(.importModel(ModelImport(path: added.path, format: .queryAnswer, name: "Mine"))) else {
+            Issue.record("the file was not added")
+            return
+        }
         page = ModelsPage(model: model, strings: Self.strings)
         #expect(page.rows.last?.name == "Mine")
         #expect(page.rows.last?.facts.hasSuffix("· query/answer") == true)
@@ -219,35 +308,35 @@ import Testing
         await model.launch()
         var page = HistoryPage(model: model, strings: Self.strings, onlyOlin: false)
         #expect(page.empty == "No translations yet." && page.rows.isEmpty && page.note == nil)
-        model.sourceText = "I eat"
-        model.translate()
+        model.perform(.setSourceText(text: "I eat"))
+        model.perform(.pressSlab)
         #expect(await eventually { model.translationState == .done }, "done")
         page = HistoryPage(model: model, strings: Self.strings, onlyOlin: false)
         #expect(page.rows.map(\.line) == ["en→tok  I eat → mi moku"])
         #expect(page.rows[0].meta.hasPrefix("English → toki pona · "))
         #expect(!page.rows[0].isOlin && page.rows[0].olinLabel == "Mark as favourite")
         #expect(HistoryPage(model: model, strings: Self.strings, onlyOlin: true).empty != nil)
-        model.setOlin(true, for: page.rows[0].id)
-        model.flipScript()
+        model.perform(.setOlin(id: page.rows[0].id, olin: true))
+        model.perform(.flipScript)
         page = HistoryPage(model: model, strings: Self.strings, onlyOlin: true)
         #expect(page.rows.count == 1 && page.rows[0].isOlin && page.rows[0].resultInSitelenPona && !page.rows[0].sourceInSitelenPona)
-        model.setKeepHistory(false)
+        model.perform(.setKeepHistory(on: false))
         #expect(HistoryPage(model: model, strings: Self.strings, onlyOlin: false).note == "History is switched off in the settings.")
     }
 
     @Test func theSettingsPage() async {
-        let model = model()
+        let model = model(isFontInstalled: { $0 != "nasin-nanpa" })
         await model.launch()
-        model.setTheme(.dark)
-        var page = SettingsPage(model: model, strings: Self.strings, isFontInstalled: { _ in true })
+        model.perform(.setTheme(theme: .dark))
+        var page = SettingsPage(model: model, strings: Self.strings)
         #expect(page.keepHistory.isOn && !page.translateAsYouType.isOn)
         #expect(page.themes.filter(\.isChosen).map(\.theme) == [.dark])
         #expect(page.fontFamily == "sitelen seli kiwen asuki" && page.fontNote == nil)
-        model.chooseSitelenPonaFont("nasin-nanpa")
-        page = SettingsPage(model: model, strings: Self.strings, isFontInstalled: { $0 != "nasin-nanpa" })
+        model.perform(.setSitelenPonaFont(family: "nasin-nanpa"))
+        page = SettingsPage(model: model, strings: Self.strings)
         #expect(page.fontFamily == "sitelen seli kiwen asuki")
         #expect(page.fontNote == Self.strings(.sitelenFontChosenMissing, "nasin-nanpa"))
-        model.chooseSitelenPonaFont("sitelen seli kiwen asuki")
+        model.perform(.setSitelenPonaFont(family: "sitelen seli kiwen asuki"))
         #expect(model.settings.sitelenPonaFont == nil)
     }
 
@@ -282,7 +371,7 @@ import Testing
         #expect(rows.map { $0["id"] as? String } == ["current", "old"])
         #expect((models["formats"] as? [[String: Any]])?.compactMap { $0["format"] as? String } == ["sourceTarget", "queryAnswer"])
         _ = try object(ScreenJSON.encode(HistoryPage(model: model, strings: Self.strings, onlyOlin: false)))
-        let settings = try object(ScreenJSON.encode(SettingsPage(model: model, strings: Self.strings, isFontInstalled: { _ in true })))
+        let settings = try object(ScreenJSON.encode(SettingsPage(model: model, strings: Self.strings)))
         #expect((settings["themes"] as? [[String: Any]])?.count == 3)
         let about = try object(ScreenJSON.encode(AboutPage(model: model, strings: Self.strings)))
         #expect((about["licences"] as? [String])?.count == 5)

@@ -49,7 +49,7 @@ import Testing
         #expect(Set(entriesOnDisk().map(\.source)) == ["one", "two", "three"])
         // Each process shows what the other added once its own write returns (or it looks again).
         #expect(Set(first.history.entries.map(\.source)) == ["one", "two", "three"])
-        second.refreshHistory()
+        second.perform(.refresh)
         await second.flushWrites()
         for _ in 0..<100 where second.history.entries.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(Set(second.history.entries.map(\.source)) == ["one", "two", "three"])
@@ -83,10 +83,10 @@ import Testing
         try await translate("keep me", with: first)
         let second = try await process()
         let id = try #require(first.history.entries.first?.id)
-        first.setOlin(true, for: id)
+        first.perform(.setOlin(id: id, olin: true))
         await first.flushWrites()
         try await translate("another", with: second)
-        second.clearHistory()
+        second.perform(.clearHistory)
         await second.flushWrites()
         #expect(entriesOnDisk().map(\.source) == ["keep me"])
         #expect(entriesOnDisk().first?.olin == true)
@@ -162,12 +162,12 @@ import Testing
         try await translate("private", with: model)
         #expect(entriesOnDisk().isEmpty)
         // Other changes leave the unreadable value as it was, so the next run is still careful.
-        model.setTheme(.dark)
+        model.perform(.setTheme(theme: .dark))
         await model.flushWrites()
         #expect(try String(contentsOf: directories.settingsFile, encoding: .utf8).contains("\"sometimes\""))
         #expect(SettingsStore(url: directories.settingsFile).load().settings.keepHistory == false)
         // Once the user says so, history is kept again.
-        model.setKeepHistory(true)
+        model.perform(.setKeepHistory(on: true))
         await model.flushWrites()
         try await translate("now kept", with: model)
         #expect(entriesOnDisk().map(\.source) == ["now kept"])
@@ -179,7 +179,7 @@ import Testing
         try #"{"fromANewerVersion":{"a":[1,2]},"theme":"dark"}"#.write(to: directories.settingsFile, atomically: true, encoding: .utf8)
         let model = try await process()
         #expect(model.settings.theme == .dark)
-        model.setTranslateAsYouType(true)
+        model.perform(.setTranslateAsYouType(on: true))
         await model.flushWrites()
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: directories.settingsFile)) as? [String: Any]
         #expect((object?["fromANewerVersion"] as? [String: Any])?["a"] as? [Int] == [1, 2])
@@ -190,9 +190,9 @@ import Testing
     @Test func settingsChangedByTwoProcessesKeepBothChanges() async throws {
         let first = try await process()
         let second = try await process()
-        first.setTheme(.dark)
+        first.perform(.setTheme(theme: .dark))
         await first.flushWrites()
-        second.setKeepHistory(false)
+        second.perform(.setKeepHistory(on: false))
         await second.flushWrites()
         let settings = SettingsStore(url: directories.settingsFile).load().settings
         #expect(settings.theme == .dark)
@@ -224,7 +224,7 @@ import Testing
             store: store, engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { [" " + $0 + "!"] } },
             downloader: ScriptedDownloader(), availableMemory: { 1 << 40 })
         model.prepare()
-        await model.useModelFile(blocker, format: .sourceTarget)
+        await model.run(.useFileForSession(path: blocker.path, format: .sourceTarget))
         #expect(model.modelState == .ready)
         var result = ""
         for try await progress in model.translation(of: "hello", direction: .englishToTokiPona) { result = progress.text }
@@ -257,7 +257,8 @@ import Testing
             store: ModelStore(directories: directories, catalog: Self.catalog),
             engineLoader: ScriptedEngineLoader { _ in throw Unsupported() }, downloader: ScriptedDownloader())
         model.prepare()
-        await #expect(throws: Unsupported.self) { try await model.addSideloadedModel(path: file.path, name: nil, format: .sourceTarget) }
+        #expect(await model.run(.importModel(ModelImport(path: file.path, format: .sourceTarget))) == .failed(reason: Unsupported().localizedDescription))
+        #expect(model.notices.isEmpty)  // the failure was returned to the one who waited, not noted
         #expect(model.store.sideloadedModels().isEmpty)
     }
 }

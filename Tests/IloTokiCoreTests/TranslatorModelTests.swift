@@ -53,8 +53,8 @@ import Testing
         #expect(model.slabAction == .download(Self.current))
         #expect(model.selectedModel?.id == "current")
         #expect(downloader.requests.isEmpty)  // nothing downloads on its own
-        model.sourceText = "mi moku"
-        model.translate()
+        model.perform(.setSourceText(text: "mi moku"))
+        model.perform(.pressSlab)
         #expect(model.translationState == .idle)
         #expect(model.targetText.isEmpty)
     }
@@ -65,10 +65,10 @@ import Testing
 
         // The first time, the licence comes first.
         #expect(model.needsLicenceAcceptance)
-        #expect(model.startDownload() == false)
+        #expect(model.perform(.pressSlab) == .showLicence(LicenceOffer(entry: Self.current)))
         #expect(downloader.requests.isEmpty)
-        model.acceptModelLicence()
-        #expect(model.startDownload())
+        model.perform(.acceptLicence)
+        #expect(model.perform(.pressSlab) == .done)
         #expect(downloader.requests.count == 1)
         #expect(downloader.requests[0].url == Self.current.url)
         #expect(model.slabAction == .busy)
@@ -77,11 +77,11 @@ import Testing
         #expect(await eventually { model.modelState == .downloading(DownloadProgress(bytes: 2, total: 4, bytesPerSecond: 1_000_000)) }, "progress")
         #expect(model.activeDownload?.fraction == 0.5)
 
-        model.pauseDownload()
+        model.perform(.pauseDownload)
         #expect(await eventually { if case .paused = model.modelState { true } else { false } }, "paused")
         #expect(model.slabAction == .resumeDownload(Self.current))
 
-        #expect(model.startDownload())
+        #expect(model.perform(.pressSlab) == .done)
         #expect(downloader.requests.count == 2)
         #expect(await eventually { if case .downloading = model.modelState { true } else { false } }, "downloading again")
         try downloader.install()
@@ -90,8 +90,8 @@ import Testing
         #expect(model.slabAction == .translate)
         #expect(model.activeDownload == nil)
 
-        model.sourceText = "jan li moku e kili"
-        model.translate()
+        model.perform(.setSourceText(text: "jan li moku e kili"))
+        model.perform(.pressSlab)
         #expect(model.translationState == .translating)
         #expect(model.slabAction == .stop)
         #expect(await eventually { model.translationState == .done }, "translated")
@@ -126,8 +126,8 @@ import Testing
         let engine = Self.echoEngine()
         let model = try model(engine: engine)
         await model.launch()
-        model.sourceText = "mi moku"
-        model.translate()
+        model.perform(.setSourceText(text: "mi moku"))
+        model.perform(.pressSlab)
         #expect(await eventually { model.translationState == .done }, "translated")
         #expect(engine.prompts.first?.prompt == "Translate Toki Pona to English.\nQuery: mi moku\nAnswer:")
     }
@@ -156,7 +156,7 @@ import Testing
             return
         }
         #expect(model.slabAction == .retry)
-        await model.deleteModel(id: "current")
+        await model.run(.delete(id: "current"))
         #expect(model.modelState == .notDownloaded)
         #expect(try store().state(of: Self.current) == .notInstalled)
     }
@@ -168,7 +168,7 @@ import Testing
         let model = try model(loads: loads)
         await model.launch()
         #expect(model.loadedModel?.id == "current")
-        await model.selectModel(id: "old")
+        await model.run(.use(id: "old"))
         #expect(model.loadedModel?.id == "old")
         #expect(model.modelState == .ready)
         #expect(model.settings.selectedModelID == "old")
@@ -192,12 +192,12 @@ import Testing
         }
         let model = try model(engine: engine, clock: clock)
         await model.launch()
-        model.sourceText = "first"
-        model.translate()
+        model.perform(.setSourceText(text: "first"))
+        model.perform(.pressSlab)
         await nextPiece(clock, .milliseconds(30))
         #expect(await eventually { model.targetText == "one" }, "the first streams")
-        model.sourceText = "second"
-        model.translate()
+        model.perform(.setSourceText(text: "second"))
+        model.perform(.pressSlab)
         // Once the first generation has ended nothing of it can arrive: and nothing did.
         #expect(await eventually { engine.endedCompletions == 1 }, "the first generation ended")
         await nextPiece(clock, .milliseconds(30))
@@ -216,13 +216,13 @@ import Testing
         let engine = ScriptedEngine(delay: .milliseconds(20), clock: clock) { _ in Array(repeating: " word", count: 100) }
         let model = try model(engine: engine, clock: clock)
         await model.launch()
-        model.sourceText = "mi moku"
-        model.translate()
+        model.perform(.setSourceText(text: "mi moku"))
+        model.perform(.pressSlab)
         for count in 1...3 {
             await nextPiece(clock, .milliseconds(20))
             #expect(await eventually { model.targetText.split(separator: " ").count == count }, "piece \(count)")
         }
-        model.translate()  // the slab stops a running translation
+        model.perform(.pressSlab)  // the slab stops a running translation
         #expect(model.translationState == .idle)
         #expect(await eventually { engine.endedCompletions == 1 }, "the generation ended")
         #expect(model.targetText == "word word word")
@@ -234,10 +234,10 @@ import Testing
         let clock = ManualClock()
         let model = try model(engine: ScriptedEngine(delay: .milliseconds(5), clock: clock) { _ in [" a", " b", " c", " d"] }, clock: clock)
         await model.launch()
-        model.sourceText = "x"
+        model.perform(.setSourceText(text: "x"))
 
         let seen = TargetObserver(model)
-        model.translate()
+        model.perform(.pressSlab)
         for expected in ["a", "a b", "a b c", "a b c d"] {
             await nextPiece(clock, .milliseconds(5))
             #expect(await eventually { seen.values.last == expected }, "the observer saw \(expected)")
@@ -275,8 +275,8 @@ import Testing
         let engine = Self.echoEngine()
         let model = try model(engine: engine)
         await model.launch()
-        model.sourceText = "mi moku.\n\nsina lape."
-        model.translate()
+        model.perform(.setSourceText(text: "mi moku.\n\nsina lape."))
+        model.perform(.pressSlab)
         #expect(await eventually { model.translationState == .done }, "done")
         #expect(engine.prompts.map(\.sourceText) == ["mi moku.", "sina lape."])
         #expect(model.targetText == "mi moku. (translated)\n\nsina lape. (translated)")
@@ -288,14 +288,14 @@ import Testing
         let clock = ManualClock()
         let model = try model(engine: engine, clock: clock)
         await model.launch()
-        model.sourceText = "mi moku"
+        model.perform(.setSourceText(text: "mi moku"))
         clock.advance(by: .seconds(10))
         await Task.yield()
         #expect(clock.sleepers == 0)  // nothing waits to translate
         #expect(engine.prompts.isEmpty)
 
-        model.setTranslateAsYouType(true)
-        model.sourceText = "mi lape"
+        model.perform(.setTranslateAsYouType(on: true))
+        model.perform(.setSourceText(text: "mi lape"))
         #expect(await eventually { clock.sleepers == 1 }, "the pause began")
         clock.advance(by: TranslatorModel.typingPause - .milliseconds(1))
         await Task.yield()
@@ -310,8 +310,8 @@ import Testing
         let model = try model()
         await model.launch()
         #expect(model.direction == .tokiPonaToEnglish)
-        model.sourceText = "Я тебя люблю"
-        model.translate()
+        model.perform(.setSourceText(text: "Я тебя люблю"))
+        model.perform(.pressSlab)
         #expect(model.direction == .toTokiPona(from: .russian))
         #expect(await eventually { model.translationState == .done }, "done")
     }
@@ -320,14 +320,14 @@ import Testing
         try install(Self.current)
         let model = try model()
         await model.launch()
-        model.sourceText = "jan li moku"
-        model.translate()
+        model.perform(.setSourceText(text: "jan li moku"))
+        model.perform(.pressSlab)
         #expect(await eventually { model.translationState == .done }, "done")
-        model.flipScript()
+        model.perform(.flipScript)
         #expect(model.tokiPonaScript == .sitelenPona)
         #expect(model.tokiPonaIsOnSource)
 
-        model.swap()
+        model.perform(.swap)
         #expect(model.direction == .englishToTokiPona)
         #expect(model.sourceText == "jan li moku (translated)")
         #expect(model.targetText == "jan li moku")
@@ -341,10 +341,10 @@ import Testing
         let model = try model()
         await model.launch()
         #expect(model.samplePhrases == SamplePhrases.phrases(in: .tokiPona))
-        model.setOtherLanguage(.vietnamese)
-        model.swap()
+        model.perform(.setOtherLanguage(language: .vietnamese))
+        model.perform(.swap)
         #expect(model.samplePhrases == SamplePhrases.phrases(in: .vietnamese))
-        model.useSamplePhrase("Tôi yêu bạn.")
+        model.perform(.useSample(phrase: "Tôi yêu bạn."))
         #expect(model.sourceText == "Tôi yêu bạn.")
         #expect(model.samplePhrases.isEmpty)
     }
@@ -370,9 +370,9 @@ import Testing
         try install(Self.current)
         let model = try model()
         await model.launch()
-        model.setKeepHistory(false)
-        model.sourceText = "mi moku"
-        model.translate()
+        model.perform(.setKeepHistory(on: false))
+        model.perform(.setSourceText(text: "mi moku"))
+        model.perform(.pressSlab)
         #expect(await eventually { model.translationState == .done }, "done")
         #expect(model.history.entries.isEmpty)
     }
@@ -381,12 +381,12 @@ import Testing
         try install(Self.current)
         let first = try model()
         await first.launch()
-        first.setOtherLanguage(.russian)
-        first.sourceText = "mi moku"
-        first.translate()
+        first.perform(.setOtherLanguage(language: .russian))
+        first.perform(.setSourceText(text: "mi moku"))
+        first.perform(.pressSlab)
         #expect(await eventually { first.translationState == .done }, "done")
         let id = try #require(first.history.entries.first?.id)
-        first.setOlin(true, for: id)
+        first.perform(.setOlin(id: id, olin: true))
         await first.flushWrites()
 
         let second = try model()
@@ -413,7 +413,7 @@ import Testing
         #expect(names.contains { $0.hasPrefix("settings.json.damaged-") })
         #expect(names.contains { $0.hasPrefix("history.json.damaged-") })
         // And the app writes fresh files from here on.
-        model.setKeepHistory(false)
+        model.perform(.setKeepHistory(on: false))
         await model.flushWrites()
         #expect(SettingsStore(url: directories.settingsFile).load().problems.isEmpty)
     }

@@ -34,23 +34,21 @@ import Testing
         await model.launch()
         #expect(model.modelState == .notDownloaded)
         #expect(model.slabAction == .download(entry))
-        model.acceptModelLicence()
-        #expect(model.startDownload())
-        for _ in 0..<6000 where model.modelState != .ready {
-            if case .failed(let reason) = model.modelState { Issue.record("failed: \(reason)") ; break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        model.perform(.acceptLicence)
+        #expect(model.perform(.pressSlab) == .done)
+        #expect(await eventually(timeout: .seconds(60)) {
+            if case .failed = model.modelState { return true }
+            return model.modelState == .ready
+        })
         #expect(model.modelState == .ready)
         #expect(store.recordedSHA256(for: entry) == sha256)
         #expect(server.requests.contains { $0.path.hasPrefix("/test/gemma/resolve/main/") })
 
         // On these prompts Gemma 270M echoes the source line into Toki Pona.
-        model.setDirection(.englishToTokiPona)
-        model.sourceText = "I love you"
-        model.translate()
-        for _ in 0..<3000 where model.translationState == .translating {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        model.perform(.setDirection(direction: .englishToTokiPona))
+        model.perform(.setSourceText(text: "I love you"))
+        model.perform(.translate)
+        #expect(await eventually(timeout: .seconds(30)) { model.translationState != .translating })
         #expect(model.translationState == .done)
         #expect(model.targetText == "I love you")
         #expect(model.history.entries.first?.result == "I love you")

@@ -44,7 +44,7 @@ import Testing
         TranslatorModel(
             store: ModelStore(directories: AppDirectories(home: home.url)),
             engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" ok"] } }, downloader: ScriptedDownloader(),
-            availableMemory: { 1 << 40 })
+            availableMemory: { 1 << 40 }, isFontInstalled: Fonts.has)
     }
 
     func close(_ window: AppWindow) {
@@ -72,9 +72,9 @@ import Testing
         let window = makeWindow(model)
         defer { close(window) }
         await model.launch()
-        await model.useModelFile(URL(fileURLWithPath: "/demo/model.gguf"), format: .sourceTarget)
-        model.setSitelenPonaFont("no such font family")
-        model.setDirection(.tokiPonaToEnglish)
+        await model.run(.useFileForSession(path: "/demo/model.gguf", format: .sourceTarget))
+        model.perform(.setSitelenPonaFont(family: "no such font family"))
+        model.perform(.setDirection(direction: .tokiPonaToEnglish))
         window.activate(.sourcePill)
         // The pill never says "no font": the font that comes with the app draws sitelen pona.
         await pump("sitelen pona") { window.sourceShowsSitelenPona }
@@ -116,11 +116,11 @@ import Testing
         let model = TranslatorModel(
             store: ModelStore(directories: AppDirectories(home: home.url)),
             engineLoader: ScriptedEngineLoader { _ in ScriptedEngine(delay: .milliseconds(30)) { _ in [" mi", " olin", " e sina"] } },
-            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 })
+            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 }, isFontInstalled: Fonts.has)
         let window = makeWindow(model)
         defer { close(window) }
         await model.launch()
-        await model.useModelFile(URL(fileURLWithPath: "/demo/model.gguf"), format: .sourceTarget)
+        await model.run(.useFileForSession(path: "/demo/model.gguf", format: .sourceTarget))
         await pump("ready") { model.modelState == .ready && window.slabTitle == "Translate" }
 
         // Typed English is found to be English and goes into Toki Pona.
@@ -161,7 +161,7 @@ import Testing
         let model = TranslatorModel(
             store: ModelStore(directories: AppDirectories(home: home.url)),
             engineLoader: ScriptedEngineLoader { _ in ScriptedEngine(delay: .milliseconds(40)) { _ in [" one", " two", " three"] } },
-            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 })
+            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 }, isFontInstalled: Fonts.has)
         let window = makeWindow(model)
         defer { close(window) }
         var counted: [String: Int] = [:]
@@ -172,9 +172,9 @@ import Testing
         }
         await model.launch()
         await count("no model")
-        await model.useModelFile(URL(fileURLWithPath: "/demo/model.gguf"), format: .sourceTarget)
+        await model.run(.useFileForSession(path: "/demo/model.gguf", format: .sourceTarget))
         await count("ready")
-        model.sourceText = "jan li moku"
+        model.perform(.setSourceText(text: "jan li moku"))
         window.activate(.slab)
         await count("translating")
         await pump("done") { model.translationState == .done }
@@ -184,7 +184,7 @@ import Testing
             await count(place.rawValue)
         }
         window.show(.main)
-        model.setTheme(.dark)
+        model.perform(.setTheme(theme: .dark))
         await count("dark")
         for place in AppWindow.Place.allCases where place != .main {
             window.show(place)

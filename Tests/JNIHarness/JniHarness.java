@@ -18,7 +18,11 @@ import org.ilotoki.android.NativeBridge;
  * -Xcheck:jni by scripts/test-jni.sh): a store, translations with the tiny model and Gemma 3
  * 270M streamed through the listener, a stop mid-way, bad input and misuse, two threads at once.
  *
- * Usage: JniHarness WORK_DIR TINY.gguf GEMMA.gguf
+ * Actions cross as the JSON of Core's Action ({"use": {"id": "…"}}), outcomes as the JSON of
+ * ActionOutcome: the harness writes them by hand, as a check that the contract is what
+ * Contract.kt (the Android app's generated mirror, read here for its list of actions) says.
+ *
+ * Usage: JniHarness WORK_DIR TINY.gguf GEMMA.gguf CONTRACT.kt
  */
 public final class JniHarness {
     static final String[] FONTS = {"Space Grotesk", "sitelen seli kiwen asuki"};
@@ -103,12 +107,44 @@ public final class JniHarness {
         return action.keySet().iterator().next();
     }
 
+    /** A JSON string literal. */
+    static String quote(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"': out.append("\\\""); break;
+                case '\\': out.append("\\\\"); break;
+                case '\n': out.append("\\n"); break;
+                default:
+                    if (c < 0x20) out.append(String.format("\\u%04x", (int) c)); else out.append(c);
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    /** {"kind": {}} */
+    static String action(String kind) { return "{\"" + kind + "\": {}}"; }
+
+    /** {"kind": {"field": "value"}} */
+    static String action(String kind, String field, String value) {
+        return "{\"" + kind + "\": {\"" + field + "\": " + quote(value) + "}}";
+    }
+
+    /** Performs an action and returns its outcome's case and body. */
+    static Map<String, Object> perform(long handle, String action) {
+        return Json.object(NativeBridge.perform(handle, action));
+    }
+
+    static String outcome(Map<String, Object> outcome) { return outcome.keySet().iterator().next(); }
+
+    static String notice(Map<String, Object> screen) { return (String) screen.get("notice"); }
+
     static String target(Map<String, Object> screen) { return (String) Json.<Map<String, Object>>at(screen, "target").get("text"); }
 
     static void translate(long handle, Recorder recorder, String text, String model) throws InterruptedException {
         recorder.reset();
-        NativeBridge.perform(handle, "setSourceText", text);
-        NativeBridge.perform(handle, "translate", null);
+        perform(handle, action("setSourceText", "text", text));
+        perform(handle, action("translate"));
         Map<String, Object> done = await(handle, recorder, 120, model + ": the translation ends",
             s -> slabAction(s).equals("translate") && !Boolean.TRUE.equals(Json.<Map<String, Object>>at(s, "target").get("isMessage")));
         String result = target(done);
@@ -121,20 +157,86 @@ public final class JniHarness {
     /** Starts translating three sentences and waits (up to 60 s) for the first piece. */
     static void startLongTranslation(long handle, Recorder recorder, String what) throws InterruptedException {
         recorder.reset();
-        NativeBridge.perform(handle, "setSourceText",
-            "The river runs past the old mill. The children walk to school in the rain. A friend brings bread and fruit to the house.");
-        NativeBridge.perform(handle, "translate", null);
+        perform(handle, action("setSourceText", "text",
+            "The river runs past the old mill. The children walk to school in the rain. A friend brings bread and fruit to the house."));
+        perform(handle, action("translate"));
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (recorder.pieceCount() == 0 && System.nanoTime() < deadline) recorder.awaitChange(20);
         check(recorder.pieceCount() > 0, what);
     }
 
-    static String modelFile(String path) { return "{\"path\": \"" + path.replace("\\", "\\\\").replace("\"", "\\\"") + "\", \"format\": \"sourceTarget\"}"; }
+    static String useFile(String path) { return "{\"useFileForSession\": {\"path\": " + quote(path) + ", \"format\": \"sourceTarget\"}}"; }
+
+    static String importModel(String path) {
+        return "{\"importModel\": {\"_0\": {\"path\": " + quote(path) + ", \"format\": \"sourceTarget\", \"copiesIntoApp\": false}}}";
+    }
+
+    /** One JSON of every action, as Contract.kt's Action writes it. */
+    static Map<String, String> everyAction(String modelID) {
+        String id = "00000000-0000-4000-8000-000000000001";
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put("setSourceText", action("setSourceText", "text", "toki"));
+        for (String kind : new String[] {"pressSlab", "translate", "stop", "swap", "flipScript", "copy", "toggleDownload", "acceptLicence",
+                "pauseDownload", "cancelDownload", "retry", "clearHistory", "refresh", "wentToBackground"}) {
+            all.put(kind, action(kind));
+        }
+        all.put("setOtherLanguage", action("setOtherLanguage", "language", "vi"));
+        all.put("setDirection", "{\"setDirection\": {\"direction\": {\"source\": \"ru\", \"target\": \"tok\"}}}");
+        all.put("useSample", action("useSample", "phrase", "toki!"));
+        all.put("dismissNotice", "{\"dismissNotice\": {\"index\": 0}}");
+        all.put("download", action("download", "id", "milmmt-46-1b-v1-1-q8-0"));
+        all.put("use", action("use", "id", modelID));
+        all.put("useForSession", action("useForSession", "id", modelID));
+        all.put("delete", action("delete", "id", "milmmt-46-1b-v1-1-q8-0"));
+        all.put("importModel", importModel("/nonexistent/model.gguf"));
+        all.put("useFileForSession", useFile("/nonexistent/model.gguf"));
+        all.put("setOlin", "{\"setOlin\": {\"id\": \"" + id + "\", \"olin\": true}}");
+        all.put("removeHistoryEntry", action("removeHistoryEntry", "id", id));
+        all.put("reuse", action("reuse", "id", id));
+        all.put("setKeepHistory", "{\"setKeepHistory\": {\"on\": true}}");
+        all.put("setTranslateAsYouType", "{\"setTranslateAsYouType\": {\"on\": false}}");
+        all.put("setTheme", action("setTheme", "theme", "dark"));
+        all.put("setSitelenPonaFont", action("setSitelenPonaFont", "family", ""));
+        return all;
+    }
+
+    /** The JSON keys of Contract.kt's Action cases. */
+    static Set<String> contractActions(Path contract) throws java.io.IOException {
+        String text = Files.readString(contract);
+        String body = text.substring(text.indexOf("sealed interface Action {"), text.indexOf("sealed interface ActionOutcome {"));
+        Set<String> kinds = new HashSet<>();
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("JSONObject\\(\\)\\.put\\(\"(\\w+)\"").matcher(body);
+        while (matcher.find()) kinds.add(matcher.group(1));
+        return kinds;
+    }
+
+    /** Waits, for up to `seconds`, until `condition` holds of the place's values. */
+    static Map<String, Object> awaitPlace(long handle, Recorder recorder, String place, double seconds, String what,
+            Predicate<Map<String, Object>> condition) throws InterruptedException {
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        Map<String, Object> screen = Json.object(NativeBridge.screen(handle, place));
+        while (!condition.test(screen)) {
+            if (System.nanoTime() > end) {
+                check(false, what + " (" + place + ": " + NativeBridge.screen(handle, place) + ")");
+                return screen;
+            }
+            recorder.awaitChange(50);
+            screen = Json.object(NativeBridge.screen(handle, place));
+        }
+        return screen;
+    }
+
+    static Set<String> difference(Set<String> a, Set<String> b) {
+        Set<String> result = new HashSet<>(a);
+        result.removeAll(b);
+        return result;
+    }
 
     public static void main(String[] args) throws Exception {
         Path work = Paths.get(args[0]);
         String tiny = args[1];
         String gemma = args[2];
+        Path contract = Paths.get(args[3]);
         CountDownLatch loaded = new CountDownLatch(1);
         Throwable[] loaderFailure = {null};
 
@@ -166,9 +268,9 @@ public final class JniHarness {
         check(strings.get("modelNotDownloaded").equals(target(first)), "a new store says the model is not downloaded");
         check(slabAction(first).equals("download"), "and the slab downloads it");
         // The slab asks for the model licence first (and downloads nothing until it is accepted).
-        String offer = NativeBridge.perform(handle, "pressSlab", null);
-        check(offer != null && Json.<Map<String, Object>>at(Json.object(offer), "licence", "entry").get("id") != null
-            && ((String) Json.<Map<String, Object>>at(Json.object(offer), "licence").get("summary")).contains("Gemma"),
+        Map<String, Object> offer = perform(handle, action("pressSlab"));
+        check(outcome(offer).equals("showLicence") && Json.<Map<String, Object>>at(offer, "showLicence", "_0", "entry").get("id") != null
+            && ((String) Json.<Map<String, Object>>at(offer, "showLicence", "_0").get("summary")).contains("Gemma"),
             "pressing the slab on a new store offers the model licence first (" + offer + ")");
         for (String place : new String[] {"models", "history", "olin", "settings", "about"}) {
             check(Json.parse(NativeBridge.screen(handle, place)) instanceof Map, "screen(" + place + ") is a JSON object");
@@ -176,7 +278,7 @@ public final class JniHarness {
 
         // Translate with each model, streamed through the listener.
         for (String[] model : new String[][] {{"tiny", tiny, "jan li moku"}, {"Gemma 3 270M", gemma, "I love you"}}) {
-            NativeBridge.perform(handle, "useModelFile", modelFile(model[1]));
+            perform(handle, useFile(model[1]));
             await(handle, recorder, 120, model[0] + " loads", s -> slabAction(s).equals("translate"));
             translate(handle, recorder, model[2], model[0]);
         }
@@ -185,7 +287,7 @@ public final class JniHarness {
 
         // Stop mid-way.
         startLongTranslation(handle, recorder, "a long translation starts streaming");
-        NativeBridge.perform(handle, "stop", null);
+        perform(handle, action("stop"));
         Map<String, Object> stopped = await(handle, recorder, 5, "a stop ends the translation at once", s -> slabAction(s).equals("translate"));
         String atStop = target(stopped);
         Thread.sleep(300);
@@ -195,30 +297,80 @@ public final class JniHarness {
         System.out.println("  stopped after " + recorder.pieceCount() + " pieces");
 
         // Text the way Java holds it: a lone surrogate, and a character outside the BMP.
-        NativeBridge.perform(handle, "setSourceText", "a\uD800b \uD83D\uDE3A");
+        perform(handle, action("setSourceText", "text", "a\uD800b \uD83D\uDE3A"));
         String source = (String) Json.<Map<String, Object>>at(Json.object(NativeBridge.screen(handle, "main")), "source").get("text");
         check(source.equals("a\uFFFDb \uD83D\uDE3A"), "a lone surrogate becomes U+FFFD, an emoji survives (got " + source + ")");
 
         // Bad input and misuse: exceptions, never a crash.
         expect(IllegalArgumentException.class, "an unknown place", () -> NativeBridge.screen(handle, "nowhere"));
-        expect(IllegalArgumentException.class, "an unknown action", () -> NativeBridge.perform(handle, "fly", null));
-        expect(IllegalArgumentException.class, "a bad theme", () -> NativeBridge.perform(handle, "setTheme", "purple"));
-        expect(IllegalArgumentException.class, "a bad model request", () -> NativeBridge.perform(handle, "addModel", "{not json"));
-        expect(NullPointerException.class, "a missing argument", () -> NativeBridge.perform(handle, "setSourceText", null));
-        expect(NullPointerException.class, "a missing action", () -> NativeBridge.perform(handle, null, null));
+        expect(IllegalArgumentException.class, "an unknown action", () -> NativeBridge.perform(handle, action("fly")));
+        expect(IllegalArgumentException.class, "a bad theme", () -> NativeBridge.perform(handle, action("setTheme", "theme", "purple")));
+        expect(IllegalArgumentException.class, "an action that is not JSON", () -> NativeBridge.perform(handle, "{not json"));
+        expect(IllegalArgumentException.class, "an action without its field", () -> NativeBridge.perform(handle, "{\"setSourceText\": {}}"));
+        expect(NullPointerException.class, "a missing action", () -> NativeBridge.perform(handle, null));
         expect(NullPointerException.class, "open without a directory", () -> NativeBridge.open(null, "en", FONTS, recorder));
         expect(NullPointerException.class, "open without a listener", () -> NativeBridge.open(work.resolve("x").toString(), "en", FONTS, null));
         expect(IllegalStateException.class, "a handle never opened", () -> NativeBridge.screen(424242, "main"));
         expect(IllegalStateException.class, "runMainQueue on the wrong thread", NativeBridge::runMainQueue);
-        expect(NativeBridge.Failure.class, "adding a file that is not there",
-            () -> NativeBridge.perform(handle, "addModel", modelFile(work.resolve("missing.gguf").toString())));
+        // An import returns at once; what is wrong with the file arrives as a notice.
+        String missing = work.resolve("missing.gguf").toString();
+        check(outcome(perform(handle, importModel(missing))).equals("done"), "an import returns at once");
+        await(handle, recorder, 10, "adding a file that is not there says so", s -> notice(s) != null && notice(s).contains("missing.gguf"));
         Path notModel = Files.writeString(work.resolve("not-a-model.gguf"), "hello");
-        try {
-            NativeBridge.perform(handle, "addModel", modelFile(notModel.toString()));
-            check(false, "adding a file that is not a model: no exception");
-        } catch (NativeBridge.Failure failure) {
-            check(failure.getMessage() != null && !failure.getMessage().isEmpty(), "a refused model says why: " + failure.getMessage());
+        perform(handle, importModel(notModel.toString()));
+        Map<String, Object> refused = await(handle, recorder, 10, "a refused model says why",
+            s -> notice(s) != null && notice(s).contains("not-a-model.gguf"));
+        System.out.println("  refused: " + notice(refused).replace('\n', ' '));
+        check(outcome(perform(handle, action("use", "id", "no-such-model"))).equals("failed"), "using a model that does not exist is refused");
+
+        // use and delete return at once, and their work goes on: loading Gemma takes far longer.
+        perform(handle, importModel(gemma));
+        Map<String, Object> models = awaitPlace(handle, recorder, "models", 60, "Gemma is added",
+            s -> ((List<?>) s.get("rows")).stream().anyMatch(r -> ((String) ((Map<?, ?>) r).get("facts")).contains("gemma-3-270m")));
+        String gemmaID = null;
+        for (Object row : (List<?>) models.get("rows")) {
+            Map<?, ?> fields = (Map<?, ?>) row;
+            if (((String) fields.get("facts")).contains("gemma-3-270m")) gemmaID = (String) fields.get("id");
         }
+        long before = System.nanoTime();
+        Map<String, Object> used = perform(handle, action("use", "id", gemmaID));
+        double useMillis = (System.nanoTime() - before) / 1e6;
+        String lineAfterUse = (String) Json.<Map<String, Object>>at(Json.object(NativeBridge.screen(handle, "main")), "header").get("modelLine");
+        check(outcome(used).equals("done") && useMillis < 50, "use returns within 50 ms (" + String.format("%.1f", useMillis) + " ms)");
+        check(lineAfterUse.equals(strings.get("modelLoading")), "and the load goes on after it (the header says " + lineAfterUse + ")");
+        await(handle, recorder, 120, "Gemma loads after use", s -> slabAction(s).equals("translate"));
+        before = System.nanoTime();
+        Map<String, Object> deleted = perform(handle, action("delete", "id", gemmaID));
+        double deleteMillis = (System.nanoTime() - before) / 1e6;
+        check(outcome(deleted).equals("done") && deleteMillis < 50, "delete returns within 50 ms (" + String.format("%.1f", deleteMillis) + " ms)");
+        final String deletedID = gemmaID;
+        awaitPlace(handle, recorder, "models", 30, "the deleted model leaves the list",
+            s -> ((List<?>) s.get("rows")).stream().noneMatch(r -> deletedID.equals(((Map<?, ?>) r).get("id"))));
+        System.out.println(String.format("  use returned in %.1f ms, delete in %.1f ms", useMillis, deleteMillis));
+        perform(handle, useFile(gemma));
+        await(handle, recorder, 120, "Gemma loads again for the rest", s -> slabAction(s).equals("translate"));
+
+        // Every action of the contract, each answered with an outcome Core knows.
+        long every = NativeBridge.open(work.resolve("every").toString(), "en", FONTS, new Recorder());
+        Map<String, String> all = everyAction(gemmaID);
+        Set<String> declared = contractActions(contract);
+        check(all.keySet().equals(declared), "the harness drives every action Contract.kt declares (missing "
+            + difference(declared, all.keySet()) + ", unknown " + difference(all.keySet(), declared) + ")");
+        Set<String> outcomes = Set.of("done", "showLicence", "added", "copy", "failed", "showMain");
+        double slowest = 0;
+        String slowestKind = "";
+        for (Map.Entry<String, String> entry : all.entrySet()) {
+            long start = System.nanoTime();
+            String answer = outcome(perform(every, entry.getValue()));
+            double millis = (System.nanoTime() - start) / 1e6;
+            check(outcomes.contains(answer), entry.getKey() + " answers with an outcome (" + answer + ")");
+            if (millis > slowest) {
+                slowest = millis;
+                slowestKind = entry.getKey();
+            }
+        }
+        System.out.println(String.format("  %d actions performed; the slowest to return: %s, %.1f ms", all.size(), slowestKind, slowest));
+        NativeBridge.close(every);
 
         // A listener that throws does not take the bridge down.
         NativeBridge.Listener throwing = new NativeBridge.Listener() {
@@ -231,7 +383,7 @@ public final class JniHarness {
             @Override public void onPiece(String piece) {}
         };
         long other = NativeBridge.open(work.resolve("other").toString(), "ru", FONTS, throwing);
-        NativeBridge.perform(other, "setSourceText", "toki");
+        perform(other, action("setSourceText", "text", "toki"));
         check(Json.object(NativeBridge.strings(other)).get("translate").equals("Перевести"), "a second store in Russian");
 
         // Two threads at once, on the same store and on another.
@@ -242,7 +394,7 @@ public final class JniHarness {
             threads[t] = new Thread(() -> {
                 try {
                     for (int i = 0; i < 200; i++) {
-                        NativeBridge.perform(index == 0 ? handle : other, "setSourceText", "thread " + index + " line " + i);
+                        perform(index == 0 ? handle : other, action("setSourceText", "text", "thread " + index + " line " + i));
                         Json.object(NativeBridge.screen(handle, i % 2 == 0 ? "main" : "history"));
                     }
                 } catch (Throwable thrown) {

@@ -27,12 +27,13 @@ public enum Demo {
 
     /// An app model over a fresh temporary home, with the demo engine and a downloader that
     /// never touches the network.
+    /// - Parameter isFontInstalled: whether a font family can be drawn with on this device.
     @MainActor
-    public static func model() -> TranslatorModel {
+    public static func model(isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }) -> TranslatorModel {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("ilotoki-demo-\(UUID().uuidString)")
         return TranslatorModel(
             store: ModelStore(directories: AppDirectories(home: home)), engineLoader: ScriptedEngineLoader { _ in engine() },
-            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 })
+            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 }, isFontInstalled: isFontInstalled)
     }
 
     /// Puts the demo model in a state worth showing: the real catalog model's name in use, a
@@ -43,13 +44,13 @@ public enum Demo {
         sitelenPona: Bool, withoutModel: Bool
     ) async {
         await model.launch()
-        if let theme { model.setTheme(theme) }
+        if let theme { model.perform(.setTheme(theme: theme)) }
         guard !withoutModel else { return }
-        await model.useModelFile(URL(fileURLWithPath: "/demo/ilo-toki-1.1-MiLMMT-46-1b-Q8_0.gguf"), format: .sourceTarget)
-        model.setDirection(direction ?? .tokiPonaToEnglish)
-        model.sourceText = text ?? "jan li moku e kili."
-        model.translate()
+        await model.run(.useFileForSession(path: "/demo/ilo-toki-1.1-MiLMMT-46-1b-Q8_0.gguf", format: .sourceTarget))
+        model.perform(.setDirection(direction: direction ?? .tokiPonaToEnglish))
+        model.perform(.setSourceText(text: text ?? "jan li moku e kili."))
+        model.perform(.translate)
         while model.translationState == .translating { try? await Task.sleep(for: .milliseconds(20)) }
-        if sitelenPona { model.flipScript() }
+        if sitelenPona { model.perform(.flipScript) }
     }
 }

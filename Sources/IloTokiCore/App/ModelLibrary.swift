@@ -47,7 +47,6 @@ public final class ModelLibrary {
     /// Told of every event of the download that is shown (the app model follows it: the
     /// target plate's message, loading the model once it is installed).
     @ObservationIgnored var onEvent: (@MainActor (DownloadEvent, CatalogEntry) async -> Void)?
-    @ObservationIgnored var onFailure: (@MainActor (Error, CatalogEntry) -> Void)?
 
     public init(store: ModelStore, downloader: any ModelDownloading, endpoint: String?) {
         self.store = store
@@ -118,7 +117,6 @@ public final class ModelLibrary {
                 guard let self, self.download === handle else { return }
                 self.activeDownload?.phase = .failed(error.localizedDescription)
                 self.refresh()
-                self.onFailure?(error, entry)
             }
         }
         return relay
@@ -182,10 +180,60 @@ public final class ModelLibrary {
         }
     }
 
-    /// Adds a model file from elsewhere on the device (checked by the caller).
+    /// Adds a model file from elsewhere on the device, once: copies it into the app's
+    /// `imported/` directory first where asked (under a temporary name, then renamed, so an
+    /// interrupted import leaves no partial model), lets `check` prove it can translate, and
+    /// adds it. On any failure the copy is removed and the list is as it was.
+    /// - Parameter check: throws for a file the engine cannot run (`EngineLoading.check`).
+    /// - Throws: `StoreError.notAModelFile`, the copy's error, or `check`'s.
     @discardableResult
-    public func add(path: String, name: String?, format: PromptFormat) throws -> SideloadedModel {
-        defer { refresh() }
-        return try store.addSideloaded(path: path, name: name, format: format)
+    public func importModel(_ request: ModelImport, check: @Sendable (String) async throws -> Void) async throws -> SideloadedModel {
+        guard FileManager.default.fileExists(atPath: request.path) else {
+            throw StoreError.notAModelFile(request.path, reason: "there is no such file")
+        }
+        let path = request.copiesIntoApp ? try await copyIntoApp(request.path, name: request.name) : request.path
+        do {
+            try await check(path)
+            defer { refresh() }
+            let name = request.name ?? (request.copiesIntoApp ? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent : nil)
+            return try store.addSideloaded(path: path, name: name, format: request.format)
+        } catch {
+            if request.copiesIntoApp { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
+    }
+
+    /// The directory imported copies live in.
+    public var importedDirectory: URL { store.directories.home.appendingPathComponent("imported", isDirectory: true) }
+
+    /// Copies the file into `imported/` under a name of its own: the file's (or `name`), with a
+    /// number added where another import has it, so no model already listed is replaced.
+    private func copyIntoApp(_ path: String, name: String?) async throws -> String {
+        try store.requireHome()
+        let directory = importedDirectory
+        return try await Task.detached(priority: .userInitiated) {
+            let source = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // A descriptor lent by the system (`/proc/self/fd/N` on Android) has no useful name.
+            var stem = source.pathExtension.lowercased() == "gguf" ? source.deletingPathExtension().lastPathComponent : "imported"
+            if let name, !name.isEmpty { stem = name }
+            stem = String(stem.map { $0 == "/" || $0 == "\0" ? "-" : $0 }.prefix(120))
+            if stem.hasPrefix(".") { stem = "_" + stem }
+            var destination = directory.appendingPathComponent(stem + ".gguf")
+            var number = 2
+            while FileManager.default.fileExists(atPath: destination.path) {
+                destination = directory.appendingPathComponent("\(stem)-\(number).gguf")
+                number += 1
+            }
+            let partial = directory.appendingPathComponent(".\(UUID().uuidString).part")
+            do {
+                try FileManager.default.copyItem(at: source, to: partial)
+                try FileManager.default.moveItem(at: partial, to: destination)
+            } catch {
+                try? FileManager.default.removeItem(at: partial)
+                throw StoreError.notAModelFile(path, reason: "it could not be copied into the app (\(error.localizedDescription))")
+            }
+            return destination.path
+        }.value
     }
 }

@@ -25,29 +25,19 @@ extension TranslatorModel {
         preferences.load()
         direction = settings.lastDirection
         selectedModel = settings.selectedModelID.flatMap(library.choice(id:)) ?? store.catalog.defaultEntry.map(ModelChoice.catalog)
-        modelState = idleStateWithoutModel()
     }
 
     /// The model launching would load: the chosen one if it is here, else any that is.
     public var usableModel: ModelChoice? { library.usableModel(chosen: settings.selectedModelID) }
 
-    /// Loads the model launching would load; with none on the device, says so.
+    /// The part of launching that loads the model launching would load, if one is on the
+    /// device (the command line prepares first, and loads only to translate).
     public func loadUsableModel() async {
-        if let usable = usableModel {
-            await load(usable)
-        } else {
-            modelState = idleStateWithoutModel()
-        }
-    }
-
-    /// Loads a particular model for this session, without changing the chosen one (the
-    /// command line's `--model ID`).
-    public func use(_ choice: ModelChoice) async {
-        await load(choice)
+        if let usable = usableModel { await load(usable) }
     }
 
     /// Uses a model file from outside the store for this session (the command line's `--model`).
-    public func useModelFile(_ url: URL, format: PromptFormat) async {
+    func useModelFile(_ url: URL, format: PromptFormat) async {
         let model = SideloadedModel(
             id: SideloadedModel.sessionFileID, name: url.deletingPathExtension().lastPathComponent, path: url.path,
             format: format, addedAt: Date())
@@ -59,55 +49,47 @@ extension TranslatorModel {
 
     /// Chooses the model to translate with. An installed model is loaded (the one in use is
     /// unloaded first); one that is not keeps the current model translating until it is downloaded.
-    public func selectModel(id: String) async {
-        guard let choice = library.choice(id: id) else {
-            note(StoreError.unknownModel(id).localizedDescription)
-            return
-        }
+    func selectModel(_ choice: ModelChoice) async {
         selectedModel = choice
-        preferences.change { $0.selectedModelID = id }
-        if library.isAvailable(choice) {
-            await load(choice)
-        } else if engine == nil {
-            modelState = idleStateWithoutModel()
-        }
+        preferences.change { $0.selectedModelID = choice.id }
+        if library.isAvailable(choice) { await load(choice) }
     }
 
     /// Deletes a catalog model's file (and any partial download), or forgets a sideloaded one.
     /// A download of it in this process is stopped first, and waited for; one in another
     /// process makes the delete refuse, with a notice.
-    public func deleteModel(id: String) async {
-        guard let choice = library.choice(id: id) else { return }
-        if loadedModel?.id == id { unload() }
+    /// - Returns: `.failed` when the files could not go.
+    func deleteModel(_ choice: ModelChoice) async -> ActionOutcome {
+        if loadedModel?.id == choice.id { unload() }
+        var outcome = ActionOutcome.done
         do {
             try await library.delete(choice)
         } catch {
-            note(error.localizedDescription)
+            outcome = .failed(reason: error.localizedDescription)
         }
-        if engine == nil {
-            if let other = library.statuses.first(where: { $0.state == .installed }) {
-                await load(.catalog(other.entry))
-            } else {
-                modelState = idleStateWithoutModel()
-            }
+        // What failed to load may be what went; the state then says what is on disk.
+        if case .failed = loadPhase { loadPhase = .idle }
+        if engine == nil, let other = library.statuses.first(where: { $0.state == .installed }) {
+            await load(.catalog(other.entry))
         }
+        return outcome
     }
 
     /// Adds a model file from elsewhere on the device, once it has proved it can translate:
     /// a file of an architecture this build cannot run, or without a readable vocabulary, is
     /// refused (it would otherwise become the model every later translation fails with).
-    /// - Throws: `StoreError.notAModelFile`, or the engine's error naming what is wrong.
-    @discardableResult
-    public func addSideloadedModel(path: String, name: String?, format: PromptFormat) async throws -> SideloadedModel {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw StoreError.notAModelFile(path, reason: "there is no such file")
+    /// - Returns: `.added`, or `.failed` naming the file and what is wrong with it.
+    func importModel(_ request: ModelImport) async -> ActionOutcome {
+        let loader = engineLoader
+        do {
+            return .added(try await library.importModel(request) { try await loader.check(path: $0) })
+        } catch {
+            return .failed(reason: error.localizedDescription)
         }
-        try await engineLoader.check(path: path)
-        return try library.add(path: path, name: name, format: format)
     }
 
     /// Loads the selected model again after a failure.
-    public func retryLoading() async {
+    func retryLoading() async {
         guard let choice = selectedModel ?? loadedModel else { return }
         if library.isAvailable(choice) { await load(choice) }
     }
@@ -126,21 +108,21 @@ extension TranslatorModel {
         unload()
         let url = store.fileURL(for: choice)
         if let bytes = store.bytes(of: choice), let available = availableMemory(), bytes + DeviceMemory.overhead > available {
-            modelState = .failed(
+            loadPhase = .failed(
                 "\(choice.displayName) needs about \(ByteSize.text(bytes + DeviceMemory.overhead)) of memory, and only "
                     + "\(ByteSize.text(available)) is free. Close other apps and try again.")
             return
         }
-        modelState = .loading
+        loadPhase = .loading
         do {
             let loaded = try await engineLoader.load(path: url.path)
             guard id == loadID else { return }  // another load started meanwhile
             engine = loaded
             loadedModel = choice
-            modelState = .ready
+            loadPhase = .loaded
         } catch {
             guard id == loadID else { return }
-            modelState = .failed(error.localizedDescription)
+            loadPhase = .failed(error.localizedDescription)
         }
     }
 
@@ -168,77 +150,44 @@ extension TranslatorModel {
         cancelTranslation()
         engine = nil
         loadedModel = nil
-    }
-
-    func idleStateWithoutModel() -> ModelState {
-        guard let entry = modelToDownload else { return .notDownloaded }
-        if case .partial(let bytes) = library.state(of: entry) {
-            return .paused(DownloadProgress(bytes: bytes, total: entry.bytes, bytesPerSecond: 0))
-        }
-        return .notDownloaded
+        if loadPhase == .loaded { loadPhase = .idle }
     }
 
     // MARK: - Downloads
 
-    /// Records that the user has seen and accepted the model licence.
-    public func acceptModelLicence() {
-        preferences.change { $0.acceptedModelLicence = true }
+    /// Downloads a catalog model, once its licence has been accepted: every way of starting
+    /// a download (the slab, the header's control, a model row) comes here.
+    func requestDownload(_ entry: CatalogEntry) -> ActionOutcome {
+        guard !needsLicenceAcceptance else { return .showLicence(LicenceOffer(entry: entry)) }
+        _ = downloadEvents(entry)
+        return .done
     }
 
-    /// Starts (or resumes) downloading the model the slab offers.
-    /// - Returns: `false` when the licence must be accepted first (nothing is downloaded).
-    @discardableResult
-    public func startDownload() -> Bool {
-        guard let entry = modelToDownload else { return false }
-        return startDownload(entry)
-    }
-
-    /// Starts (or resumes) downloading a catalog model.
-    /// - Returns: `false` when the licence must be accepted first (nothing is downloaded).
-    @discardableResult
-    public func startDownload(_ entry: CatalogEntry) -> Bool {
-        downloadEvents(entry) != nil
-    }
-
-    /// Starts (or resumes) downloading a catalog model, and returns its events for a front end
-    /// that shows more than the library does (the command line's progress bar).
+    /// Starts (or resumes) downloading a catalog model, as `.download(id:)` does, and returns
+    /// its events for a front end that shows more than the library does (the command line's
+    /// progress bar).
     /// - Returns: `nil` when the licence must be accepted first (nothing is downloaded).
     public func downloadEvents(_ entry: CatalogEntry) -> AsyncThrowingStream<DownloadEvent, Error>? {
         guard settings.acceptedModelLicence else { return nil }
-        let events = library.startDownload(entry)
-        if engine == nil, case .running(let progress)? = library.activeDownload?.phase { modelState = .downloading(progress) }
-        return events
-    }
-
-    /// Pauses the running download; the `.part` file is kept.
-    public func pauseDownload() {
-        library.pauseDownload()
+        return library.startDownload(entry)
     }
 
     /// Stops the download and deletes what was downloaded.
-    public func cancelDownload() async {
-        guard let entry = activeDownload?.entry else { return }
+    func cancelDownload() async -> ActionOutcome {
+        guard let entry = activeDownload?.entry else { return .done }
         do {
             try await library.delete(.catalog(entry))
+            return .done
         } catch {
-            note(error.localizedDescription)
+            return .failed(reason: error.localizedDescription)
         }
-        if engine == nil { modelState = idleStateWithoutModel() }
     }
 
     /// What the app model does as the library's download goes on.
     func follow(_ event: DownloadEvent, for entry: CatalogEntry) async {
         switch event {
-        case .started(let offset, let total):
-            if engine == nil { modelState = .downloading(DownloadProgress(bytes: offset, total: total, bytesPerSecond: 0)) }
-        case .progress(let progress):
-            if engine == nil { modelState = .downloading(progress) }
-        case .stalled:
-            break
-        case .verifying:
-            if engine == nil { modelState = .verifying }
-        case .paused(let progress):
-            if engine == nil { modelState = .paused(progress) }
+        case .started, .progress, .stalled, .verifying, .paused:
+            break  // the library's `activeDownload` shows it (`modelState` derives from it)
         case .installed:
             // The new model is used if it is the chosen one, or if there was none to translate with.
             if selectedModel?.id == entry.id || engine == nil {

@@ -38,6 +38,44 @@ public final class TranslatorModel {
         case ready
         /// Loading or downloading failed; the reason says what to do.
         case failed(String)
+
+        /// The one place the model's state is decided: from where loading stands, the
+        /// download under way and what is on disk of the model the slab would download.
+        /// A loaded or loading engine comes first (a download of another model goes on
+        /// behind it); then the download; then a load that failed; then the disk.
+        /// - Parameters:
+        ///   - load: where loading the engine stands.
+        ///   - download: the phase of the download under way, if any.
+        ///   - stored: what is on disk of the model to download (`nil`: not read yet).
+        ///   - total: that model's size in bytes.
+        public static func derive(load: LoadPhase, download: DownloadStatus.Phase?, stored: InstallState?, total: Int64?) -> ModelState {
+            switch load {
+            case .loaded: return .ready
+            case .loading: return .loading
+            case .idle, .failed: break
+            }
+            switch download {
+            case .running(let progress)?: return .downloading(progress)
+            case .paused(let progress)?: return .paused(progress)
+            case .verifying?: return .verifying
+            case .failed(let reason)?: return .failed(reason)
+            case nil: break
+            }
+            if case .failed(let reason) = load { return .failed(reason) }
+            if case .partial(let bytes)? = stored { return .paused(DownloadProgress(bytes: bytes, total: total, bytesPerSecond: 0)) }
+            return .notDownloaded
+        }
+    }
+
+    /// Where loading the engine stands.
+    public enum LoadPhase: Equatable, Sendable {
+        /// No engine, and none is loading.
+        case idle
+        case loading
+        /// The engine is loaded (`loadedModel`) and translates.
+        case loaded
+        /// The last load failed; the reason says what to do.
+        case failed(String)
     }
 
     /// The state of the translation on the target plate.
@@ -74,19 +112,23 @@ public final class TranslatorModel {
     // MARK: - State
 
     /// The text on the source plate.
-    public var sourceText: String = "" {
+    public internal(set) var sourceText: String = "" {
         didSet { sourceDidChange(from: oldValue) }
     }
     public internal(set) var direction: TranslationDirection = .tokiPonaToEnglish
     /// The text on the target plate: the translation, streaming in.
     public internal(set) var targetText = ""
     public internal(set) var tokiPonaScript: Script = .latin
-    public internal(set) var modelState: ModelState = .notDownloaded
+    /// Where loading the engine stands; `modelState` is derived from it.
+    public internal(set) var loadPhase: LoadPhase = .idle
     public internal(set) var translationState: TranslationState = .idle
     /// The model the user chose (or the default when none was chosen).
     public internal(set) var selectedModel: ModelChoice?
     /// The model the engine holds; its prompt format is the one used.
     public internal(set) var loadedModel: ModelChoice?
+    /// Imports performed and not yet ended (a model file being copied and checked), counted
+    /// from the moment `perform` returns, so a front end knows how long a lent file is read.
+    public internal(set) var importsUnderWay = 0
     /// Things the user should know that are not errors of an action (a damaged settings file set aside).
     public internal(set) var notices: [String] = []
     /// A short-lived message under the plates, until the next action.
@@ -124,6 +166,12 @@ public final class TranslatorModel {
     @ObservationIgnored var loadsInFlight = 0
     @ObservationIgnored var loadWaiters: [CheckedContinuation<Void, Never>] = []
     @ObservationIgnored var settingSourceQuietly = false
+    /// Work that `perform` started and that has not ended, by id; the ids `run` waits for.
+    @ObservationIgnored var work: [Int: Task<ActionOutcome, Never>] = [:]
+    @ObservationIgnored var nextWorkID = 0
+    @ObservationIgnored var awaited: Set<Int> = []
+    /// Whether a font family can be drawn with on this device (the front end knows).
+    @ObservationIgnored public let isFontInstalled: @MainActor (String) -> Bool
 
     /// - Parameters:
     ///   - store: where models live.
@@ -132,25 +180,24 @@ public final class TranslatorModel {
     ///   - availableMemory: bytes the system can give a model now (`MemAvailable`).
     ///   - endpoint: a Hugging Face mirror (`HF_ENDPOINT`), if any.
     ///   - clock: times the pause before translating while typing (tests pass one they move by hand).
+    ///   - isFontInstalled: whether a font family can be drawn with on this device.
     public init(
         store: ModelStore,
         engineLoader: any EngineLoading,
         downloader: any ModelDownloading = ModelDownloader(),
         availableMemory: @escaping @Sendable () -> Int64? = { DeviceMemory.available() },
         endpoint: String? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }
     ) {
         self.clock = clock
+        self.isFontInstalled = isFontInstalled
         self.engineLoader = engineLoader
         self.availableMemory = availableMemory
         library = ModelLibrary(store: store, downloader: downloader, endpoint: endpoint)
         preferences = Preferences(directories: store.directories, canWrite: store.homeProblem == nil)
         preferences.onProblem = { [weak self] in self?.note($0) }
         library.onEvent = { [weak self] event, entry in await self?.follow(event, for: entry) }
-        library.onFailure = { [weak self] error, _ in
-            guard let self, self.engine == nil else { return }
-            self.modelState = .failed(error.localizedDescription)
-        }
     }
 
     /// Where models live.
@@ -160,6 +207,13 @@ public final class TranslatorModel {
     public var activeDownload: DownloadStatus? { library.activeDownload }
 
     // MARK: - Derived state
+
+    /// The state of the model used for translating (`ModelState.derive`).
+    public var modelState: ModelState {
+        let entry = modelToDownload
+        let stored = entry.flatMap { entry in library.statuses.first { $0.entry.id == entry.id }?.state }
+        return ModelState.derive(load: loadPhase, download: library.activeDownload?.phase, stored: stored, total: entry?.bytes)
+    }
 
     /// Whether a newer model than the one in use is in the catalog (shown as a dot, never forced).
     public var newerModelAvailable: Bool {
@@ -206,7 +260,7 @@ public final class TranslatorModel {
     /// The slab: translates the source text. While that same text is translating it stops
     /// instead; after the text was edited it starts the new translation (the running one is
     /// cancelled).
-    public func translate() {
+    func translate() {
         if translationState == .translating, sourceText == translatingSource {
             stopTranslation()
             return
@@ -215,7 +269,7 @@ public final class TranslatorModel {
     }
 
     /// Stops the running translation; what arrived stays on the plate, nothing is recorded.
-    public func stopTranslation() {
+    func stopTranslation() {
         guard translationState == .translating else { return }
         cancelTranslation()
         translationState = .idle
@@ -313,7 +367,7 @@ public final class TranslatorModel {
 
     /// The swap knob: the translation becomes the source, the direction turns round, and the
     /// old source becomes its translation. The script stays with the Toki Pona text.
-    public func swap() {
+    func swap() {
         cancelTranslation()
         let oldSource = sourceText
         let translation = targetText
@@ -333,38 +387,20 @@ public final class TranslatorModel {
     }
 
     /// Sets the direction (a language picker); the plates keep their text.
-    public func setDirection(_ direction: TranslationDirection) {
+    func setDirection(_ direction: TranslationDirection) {
         guard direction != self.direction else { return }
         self.direction = direction
         preferences.change { $0.lastDirection = direction }
     }
 
-    /// Picks the language on the other side of Toki Pona.
-    public func setOtherLanguage(_ language: Language) {
-        setDirection(direction.with(otherLanguage: language))
-    }
-
     /// The pill on the Toki Pona plate: Latin ↔ sitelen pona. Without any font that can draw
     /// sitelen pona the text stays Latin and a message says how to get one.
-    /// - Parameter isFontInstalled: whether a font family can be drawn with on this device.
-    public func flipScript(isFontInstalled: (String) -> Bool = { _ in true }) {
+    func flipScript() {
         let family = settings.sitelenPonaFamily(isInstalled: isFontInstalled)
         if tokiPonaScript == .latin, !isFontInstalled(family) {
             flash = .sitelenPonaFontMissing(family)
             return
         }
         tokiPonaScript = tokiPonaScript == .latin ? .sitelenPona : .latin
-    }
-
-    /// Puts a sample phrase on the source plate.
-    public func useSamplePhrase(_ phrase: String) {
-        sourceText = phrase
-    }
-
-    /// The translation, for the clipboard; the message under the plates says it was copied.
-    public func copyResult() -> String? {
-        guard !targetText.isEmpty else { return nil }
-        flash = .copied
-        return targetText
     }
 }

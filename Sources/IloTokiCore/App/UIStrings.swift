@@ -12,6 +12,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case sourcePlaceholder, samplesTitle, emptyTranslation
     case swap, copy, copied
     case scriptLatin, scriptSitelenPona, sitelenFontMissing  // %@ = font family
+    case sourceTextLabel, translationLabel, sourceLanguageLabel, targetLanguageLabel, scriptLabel  // what screen readers say
     case history, settings, models, about, back
     case olin, unOlin, clearHistory, noHistory, historyOff
     case keepHistory, translateAsYouType, theme, themeLight, themeDark, themeSystem, sitelenFont
@@ -64,6 +65,7 @@ public struct UIStrings: Sendable {
         .sourcePlaceholder: "Type or paste text", .samplesTitle: "Try one of these", .emptyTranslation: "(no translation)",
         .swap: "Swap the languages", .copy: "Copy the translation", .copied: "Copied",
         .scriptLatin: "Latin", .scriptSitelenPona: "sitelen pona",
+        .sourceTextLabel: "Text to translate", .translationLabel: "Translation", .sourceLanguageLabel: "Language of the text", .targetLanguageLabel: "Language of the translation", .scriptLabel: "Script of the Toki Pona text",
         .sitelenFontMissing: "To see sitelen pona, install a sitelen pona font such as %@ (github.com/ETBCOR/nasin-nanpa).",
         .history: "History", .settings: "Settings", .models: "Models", .about: "About", .back: "Back",
         .olin: "Mark as favourite", .unOlin: "Unmark favourite", .clearHistory: "Clear history (favourites stay)",
@@ -98,6 +100,7 @@ public struct UIStrings: Sendable {
         .sourcePlaceholder: "Напишите или вставьте текст", .samplesTitle: "Попробуйте", .emptyTranslation: "(нет перевода)",
         .swap: "Поменять языки местами", .copy: "Скопировать перевод", .copied: "Скопировано",
         .scriptLatin: "Латиница", .scriptSitelenPona: "sitelen pona",
+        .sourceTextLabel: "Текст для перевода", .translationLabel: "Перевод", .sourceLanguageLabel: "Язык текста", .targetLanguageLabel: "Язык перевода", .scriptLabel: "Письмо текста на токи пона",
         .sitelenFontMissing: "Чтобы видеть sitelen pona, установите шрифт, например %@ (github.com/ETBCOR/nasin-nanpa).",
         .history: "История", .settings: "Настройки", .models: "Модели", .about: "О программе", .back: "Назад",
         .olin: "В избранное", .unOlin: "Убрать из избранного", .clearHistory: "Очистить историю (избранное останется)",
@@ -132,6 +135,7 @@ public struct UIStrings: Sendable {
         .sourcePlaceholder: "Gõ hoặc dán văn bản", .samplesTitle: "Thử một câu", .emptyTranslation: "(không có bản dịch)",
         .swap: "Đổi chiều ngôn ngữ", .copy: "Sao chép bản dịch", .copied: "Đã sao chép",
         .scriptLatin: "Chữ Latinh", .scriptSitelenPona: "sitelen pona",
+        .sourceTextLabel: "Văn bản cần dịch", .translationLabel: "Bản dịch", .sourceLanguageLabel: "Ngôn ngữ của văn bản", .targetLanguageLabel: "Ngôn ngữ của bản dịch", .scriptLabel: "Chữ viết của văn bản Toki Pona",
         .sitelenFontMissing: "Để xem sitelen pona, hãy cài một phông như %@ (github.com/ETBCOR/nasin-nanpa).",
         .history: "Lịch sử", .settings: "Cài đặt", .models: "Mô hình", .about: "Giới thiệu", .back: "Quay lại",
         .olin: "Đánh dấu yêu thích", .unOlin: "Bỏ yêu thích", .clearHistory: "Xoá lịch sử (giữ mục yêu thích)",
@@ -166,6 +170,7 @@ public struct UIStrings: Sendable {
         .sourcePlaceholder: "o sitelen e toki", .samplesTitle: "o lukin e ni", .emptyTranslation: "(ante li lon ala)",
         .swap: "o ante e nasin toki", .copy: "o jo e toki ante", .copied: "ilo li jo",
         .scriptLatin: "sitelen Lasina", .scriptSitelenPona: "sitelen pona",
+        .sourceTextLabel: "toki tawa ante", .translationLabel: "toki ante", .sourceLanguageLabel: "toki pi sitelen ni", .targetLanguageLabel: "toki pi toki ante", .scriptLabel: "nasin sitelen pi toki pona",
         .sitelenFontMissing: "o kama jo e sitelen pona sama %@ (github.com/ETBCOR/nasin-nanpa).",
         .history: "tenpo pini", .settings: "nasin", .models: "sona ilo", .about: "sona", .back: "o tawa monsi",
         .olin: "o olin", .unOlin: "o olin ala", .clearHistory: "o weka e tenpo pini (olin li awen)",

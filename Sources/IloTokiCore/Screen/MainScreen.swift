@@ -1,3 +1,15 @@
+import IloTokiDesign
+
+/// A place of the app: the main screen, or a page the header leads to.
+public enum Place: String, Codable, CaseIterable, Sendable {
+    case main, history, models, settings, about
+}
+
+/// The look the app draws in now: the theme setting resolved against the system's preference.
+public enum Appearance: String, CaseIterable, Codable, Sendable {
+    case light, dark
+}
+
 /// The main screen as plain values: what the header, the two plates, the message under them
 /// and the slab show now. A front end draws these and decides nothing about the app's state;
 /// each is derived from the app model here, once, for every front end.
@@ -12,6 +24,24 @@ public struct MainScreen: Equatable, Sendable, Encodable {
         public var newerModelLabel: String
         /// The download's pause/resume control and the progress line, while there is a download.
         public var download: DownloadControl?
+        /// The pages the header leads to, in order, each with its title (also what a screen
+        /// reader says) and icon.
+        public var places: [PlaceLink]
+    }
+
+    /// A button of the header that opens a page.
+    public struct PlaceLink: Equatable, Sendable, Encodable {
+        public var place: Place
+        public var title: String
+        public var icon: IconName
+    }
+
+    /// A language a plate's chooser offers.
+    public struct LanguageChoice: Equatable, Sendable, Encodable {
+        public var language: Language
+        /// The language's own name ("Русский").
+        public var title: String
+        public var isChosen: Bool
     }
 
     /// The header's control of the download under way, and the 12 dp line under the header.
@@ -38,6 +68,18 @@ public struct MainScreen: Equatable, Sendable, Encodable {
         public var otherLanguage: Language
         /// Whether the plate lets the user choose its language (it does unless it holds Toki Pona).
         public var choosesLanguage: Bool
+        /// The plate's language by its own name, as the plate's top shows it.
+        public var languageTitle: String
+        /// What the chooser offers (empty on the Toki Pona plate), in order.
+        public var languageChoices: [LanguageChoice]
+        /// What a screen reader calls the language chooser (its value is `languageTitle`).
+        public var languageLabel: String
+        /// What a screen reader calls the plate's text.
+        public var textLabel: String
+        /// What a screen reader calls the pill (its value is the script it shows now).
+        public var pillLabel: String
+        /// The script the text is drawn in now, by name (the pill's value for a screen reader).
+        public var scriptName: String
         /// The pill that flips Latin ↔ sitelen pona: on the plate that holds Toki Pona.
         public var pill: String?
         /// The text, or what the plate says instead of a translation.
@@ -56,13 +98,21 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     public struct Slab: Equatable, Sendable, Encodable {
         public var title: String
         public var isEnabled: Bool
-        /// What pressing it does (`TranslatorModel.pressSlab()` does it).
+        /// What pressing it does (performing `.pressSlab` does it).
         public var action: TranslatorModel.SlabAction
+        /// The icon beside the title.
+        public var icon: IconName
 
         public init(title: String, isEnabled: Bool, action: TranslatorModel.SlabAction) {
             self.title = title
             self.isEnabled = isEnabled
             self.action = action
+            icon =
+                switch action {
+                case .stop: .pause
+                case .download, .resumeDownload: .download
+                case .translate, .busy, .retry: .translate
+                }
         }
     }
 
@@ -72,28 +122,54 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     /// The line under the plates: notices, or a short-lived message.
     public var notice: String?
     public var slab: Slab
+    /// What the swap knob and the copy button say to a screen reader.
+    public var swapLabel: String
+    public var copyLabel: String
+    /// The theme setting, and the look it resolves to.
+    public var theme: AppSettings.Theme
+    public var appearance: Appearance
 }
 
 extension MainScreen {
     /// What the main screen shows for `model`, in `strings`' language.
+    /// - Parameter systemPrefersDark: whether the system asks for a dark look now (what the
+    ///   "system" theme follows).
     @MainActor
-    public init(model: TranslatorModel, strings: UIStrings) {
+    public init(model: TranslatorModel, strings: UIStrings, systemPrefersDark: Bool = false) {
         let format = Formatting(strings)
         header = Self.header(model, strings, format)
         let direction = model.direction
         let sitelen = model.tokiPonaScript == .sitelenPona
         let pill = sitelen ? strings[.scriptLatin] : strings[.scriptSitelenPona]
-        source = Plate(
-            language: direction.source, otherLanguage: direction.otherLanguage, choosesLanguage: direction.source != .tokiPona,
-            pill: model.tokiPonaIsOnSource ? pill : nil, text: model.sourceText, isMessage: false,
-            inSitelenPona: sitelen && model.tokiPonaIsOnSource, canCopy: false, samplePhrases: model.samplePhrases)
+        let script = sitelen ? strings[.scriptSitelenPona] : strings[.scriptLatin]
+        func plate(_ language: Language, isSource: Bool, text: String, isMessage: Bool) -> Plate {
+            let holdsTokiPona = language == .tokiPona
+            return Plate(
+                language: language, otherLanguage: direction.otherLanguage, choosesLanguage: !holdsTokiPona,
+                languageTitle: language.endonym,
+                languageChoices: holdsTokiPona
+                    ? [] : Language.others.map { LanguageChoice(language: $0, title: $0.endonym, isChosen: $0 == language) },
+                languageLabel: strings[isSource ? .sourceLanguageLabel : .targetLanguageLabel],
+                textLabel: strings[isSource ? .sourceTextLabel : .translationLabel], pillLabel: strings[.scriptLabel],
+                scriptName: holdsTokiPona ? script : strings[.scriptLatin],
+                pill: holdsTokiPona ? pill : nil, text: text, isMessage: isMessage,
+                inSitelenPona: sitelen && holdsTokiPona && !isMessage, canCopy: !isSource && !model.targetText.isEmpty,
+                samplePhrases: isSource ? model.samplePhrases : [])
+        }
+        source = plate(direction.source, isSource: true, text: model.sourceText, isMessage: false)
         let (text, isMessage) = Self.targetText(model, strings, format)
-        target = Plate(
-            language: direction.target, otherLanguage: direction.otherLanguage, choosesLanguage: direction.target != .tokiPona,
-            pill: model.tokiPonaIsOnSource ? nil : pill, text: text, isMessage: isMessage,
-            inSitelenPona: sitelen && !model.tokiPonaIsOnSource && !isMessage, canCopy: !model.targetText.isEmpty, samplePhrases: [])
+        target = plate(direction.target, isSource: false, text: text, isMessage: isMessage)
         notice = Self.notice(model, strings)
         slab = Self.slab(model, strings, format)
+        swapLabel = strings[.swap]
+        copyLabel = strings[.copy]
+        theme = model.settings.theme
+        appearance =
+            switch theme {
+            case .light: .light
+            case .dark: .dark
+            case .system: systemPrefersDark ? .dark : .light
+            }
     }
 
     @MainActor
@@ -111,9 +187,13 @@ extension MainScreen {
                 isRunning: running, label: running ? strings[.pauseDownload] : strings(.resumeDownload, format.percent(download.fraction)),
                 fraction: download.fraction)
         }
+        let places: [(Place, IconName, UIText)] = [
+            (.history, .history, .history), (.models, .models, .models), (.settings, .settings, .settings), (.about, .about, .about),
+        ]
         return Header(
             title: strings[.appName], modelLine: line, showsNewerModelDot: model.newerModelAvailable,
-            newerModelLabel: strings[.newerModelAvailable], download: download)
+            newerModelLabel: strings[.newerModelAvailable], download: download,
+            places: places.map { PlaceLink(place: $0.0, title: strings[$0.2], icon: $0.1) })
     }
 
     /// What the target plate says: the translation, or why there is none.

@@ -1,23 +1,13 @@
 /// The model list as plain values: a row per catalog model and per added file, each with the
 /// actions it offers now. Drawn from the library's cached state: no disk is read to draw it.
 public struct ModelsPage: Equatable, Sendable, Encodable {
-    /// What a row offers.
-    public enum Action: Equatable, Sendable, Encodable {
-        /// The model translates now: a label, not a button.
-        case inUse
-        /// Translate with it (`TranslatorModel.selectModel(id:)`).
-        case use(id: String)
-        /// Pause its download (`TranslatorModel.pauseDownload()`).
-        case pause
-        /// Download it (`TranslatorModel.requestDownload(_:)`).
-        case download(CatalogEntry)
-        /// Delete its files, or forget an added file (`TranslatorModel.deleteModel(id:)`).
-        case delete(id: String)
-    }
-
+    /// What a row offers: a button that performs its action, or (the model in use) a label.
     public struct Button: Equatable, Sendable, Encodable {
         public var title: String
-        public var action: Action
+        /// What pressing it performs; `nil` for a label ("In use").
+        public var action: Action?
+        /// What a screen reader says: the title and the model it acts on.
+        public var accessibleName: String
     }
 
     public struct Row: Equatable, Sendable, Identifiable, Encodable {
@@ -34,12 +24,15 @@ public struct ModelsPage: Equatable, Sendable, Encodable {
     public var formats: [(format: PromptFormat, title: String)]
     public var formatTitle: String
     public var addTitle: String
+    /// A model file is being copied and checked: the add button waits.
+    public var isImporting: Bool
 
     public static func == (lhs: ModelsPage, rhs: ModelsPage) -> Bool {
         lhs.rows == rhs.rows && lhs.formats.map(\.format) == rhs.formats.map(\.format) && lhs.addTitle == rhs.addTitle
+            && lhs.isImporting == rhs.isImporting
     }
 
-    private enum CodingKeys: String, CodingKey { case rows, formats, formatTitle, addTitle }
+    private enum CodingKeys: String, CodingKey { case rows, formats, formatTitle, addTitle, isImporting }
     private struct Format: Encodable { var format: PromptFormat, title: String }
 
     public func encode(to encoder: any Encoder) throws {
@@ -48,6 +41,7 @@ public struct ModelsPage: Equatable, Sendable, Encodable {
         try container.encode(formats.map { Format(format: $0.format, title: $0.title) }, forKey: .formats)
         try container.encode(formatTitle, forKey: .formatTitle)
         try container.encode(addTitle, forKey: .addTitle)
+        try container.encode(isImporting, forKey: .isImporting)
     }
 }
 
@@ -57,6 +51,10 @@ extension ModelsPage {
         let format = Formatting(strings)
         let library = model.library
         let loaded = model.loadedModel?.id
+        /// A button for a model's row; a screen reader hears which model it acts on.
+        func button(_ title: UIText, _ action: Action?, for name: String) -> Button {
+            Button(title: strings[title], action: action, accessibleName: "\(strings[title]), \(name)")
+        }
         var rows: [Row] = []
         for status in library.statuses {
             let entry = status.entry
@@ -69,46 +67,30 @@ extension ModelsPage {
             if entry.deprecated { facts += " · " + strings[.modelDeprecated] }
             var buttons: [Button] = []
             if loaded == entry.id {
-                buttons.append(Button(title: strings[.inUse], action: .inUse))
+                buttons.append(button(.inUse, nil, for: entry.displayName))
             } else if status.state == .installed {
-                buttons.append(Button(title: strings[.use], action: .use(id: entry.id)))
+                buttons.append(button(.use, .use(id: entry.id), for: entry.displayName))
             } else if library.activeDownload?.entry.id == entry.id, case .running? = library.activeDownload?.phase {
-                buttons.append(Button(title: strings[.pauseDownload], action: .pause))
+                buttons.append(button(.pauseDownload, .pauseDownload, for: entry.displayName))
             } else {
-                buttons.append(Button(title: strings[.download], action: .download(entry)))
+                buttons.append(button(.download, .download(id: entry.id), for: entry.displayName))
             }
-            if status.bytesOnDisk > 0 { buttons.append(Button(title: strings[.delete], action: .delete(id: entry.id))) }
+            if status.bytesOnDisk > 0 { buttons.append(button(.delete, .delete(id: entry.id), for: entry.displayName)) }
             rows.append(Row(id: entry.id, name: entry.displayName, facts: facts, isDeprecated: entry.deprecated, buttons: buttons))
         }
         for added in library.sideloaded {
             let facts = "\(added.path) · \(added.format.displayName)" + (added.isMissing ? " · " + strings[.modelMissingFile] : "")
             var buttons: [Button] = []
             if loaded == added.id {
-                buttons.append(Button(title: strings[.inUse], action: .inUse))
+                buttons.append(button(.inUse, nil, for: added.name))
             } else if !added.isMissing {
-                buttons.append(Button(title: strings[.use], action: .use(id: added.id)))
+                buttons.append(button(.use, .use(id: added.id), for: added.name))
             }
-            buttons.append(Button(title: strings[.delete], action: .delete(id: added.id)))
+            buttons.append(button(.delete, .delete(id: added.id), for: added.name))
             rows.append(Row(id: added.id, name: added.name, facts: facts, isDeprecated: false, buttons: buttons))
         }
         self.init(
             rows: rows, formats: PromptFormat.allCases.map { ($0, $0.displayName) }, formatTitle: strings[.promptFormat],
-            addTitle: strings[.addModel])
-    }
-}
-
-extension TranslatorModel {
-    /// Does what a model row's button offers.
-    /// - Returns: `.showLicence` when a download needs the licence accepted first.
-    @discardableResult
-    public func perform(_ action: ModelsPage.Action) -> ActionOutcome {
-        switch action {
-        case .inUse: break
-        case .use(let id): Task { await selectModel(id: id) }
-        case .pause: pauseDownload()
-        case .download(let entry): return requestDownload(entry)
-        case .delete(let id): Task { await deleteModel(id: id) }
-        }
-        return .done
+            addTitle: strings[.addModel], isImporting: model.importsUnderWay > 0)
     }
 }

@@ -23,10 +23,10 @@ public struct SettingsPage: Equatable, Sendable, Encodable {
 }
 
 extension SettingsPage {
-    /// - Parameter isFontInstalled: whether a font family can be drawn with on this device.
     @MainActor
-    public init(model: TranslatorModel, strings: UIStrings, isFontInstalled: (String) -> Bool) {
+    public init(model: TranslatorModel, strings: UIStrings) {
         let settings = model.settings
+        let isFontInstalled = model.isFontInstalled
         self.init(
             keepHistory: Switch(title: strings[.keepHistory], isOn: settings.keepHistory),
             translateAsYouType: Switch(title: strings[.translateAsYouType], isOn: settings.translateAsYouType),
@@ -37,14 +37,5 @@ extension SettingsPage {
             fontTitle: strings[.sitelenFont],
             fontFamily: settings.sitelenPonaFamily(isInstalled: isFontInstalled),
             fontNote: settings.missingSitelenPonaFont(isInstalled: isFontInstalled).map { strings(.sitelenFontChosenMissing, $0) })
-    }
-}
-
-extension TranslatorModel {
-    /// The font field of the settings was set: the bundled font's name (or nothing) means the
-    /// font that comes with the app.
-    public func chooseSitelenPonaFont(_ text: String) {
-        let family = text.trimmingCharacters(in: .whitespaces)
-        setSitelenPonaFont(family == AppSettings.bundledSitelenPonaFont ? nil : family)
     }
 }

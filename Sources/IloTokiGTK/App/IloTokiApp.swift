@@ -131,7 +131,7 @@ public enum IloTokiApp {
         // The window may close mid-translation. History and settings reach the disk, then the
         // engine is stopped and waited for: the process's exit destroys llama.cpp's state, and
         // a decode still running then would crash it on its way out.
-        session.window?.model.flushWritesBeforeExit()
+        session.window?.model.willTerminate()
         LiveEngineLoader.endAllWork()
         g_object_unref(gpointerOf(application))
         return status == 0 ? session.status : status
@@ -141,9 +141,8 @@ public enum IloTokiApp {
     /// demo over a temporary one.
     @MainActor
     public static func makeModel(options: Options, environment: [String: String]) throws -> TranslatorModel {
-        if options.demo { return Demo.model() }
-        let store = ModelStore(directories: .standard(environment: environment), catalog: try ModelCatalog.forEnvironment(environment))
-        return TranslatorModel(store: store, engineLoader: LiveEngineLoader(), endpoint: ModelCatalog.mirror(in: environment))
+        if options.demo { return Demo.model(isFontInstalled: Fonts.has) }
+        return try LiveApp.model(directories: .standard(environment: environment), environment: environment, isFontInstalled: Fonts.has)
     }
 
     @MainActor
@@ -186,9 +185,9 @@ public enum IloTokiApp {
                 } else {
                     await model.launch()
                     if let file = options.modelFile {
-                        await model.useModelFile(URL(fileURLWithPath: file), format: options.format)
+                        await model.run(.useFileForSession(path: file, format: options.format))
                     }
-                    if let text = options.text { model.sourceText = text }
+                    if let text = options.text { model.perform(.setSourceText(text: text)) }
                 }
                 if let path = options.screenshot {
                     // Let GTK lay out and draw the last changes.

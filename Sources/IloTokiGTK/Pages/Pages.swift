@@ -26,16 +26,18 @@ final class Pages {
     private var fileChooser: OpaquePointer?
     private var addError: String?
 
-    init(window: AppWindow) {
+    /// - Parameter places: the pages the header leads to, with their titles (Core's).
+    init(window: AppWindow, places: [MainScreen.PlaceLink]) {
         self.window = window
-        for place in AppWindow.Place.allCases where place != .main {
+        for link in places {
+            let place = link.place
             let page = box(GTK_ORIENTATION_VERTICAL, spacing: 0)
             page.addClass("ilotoki-page")
             let top = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
             top.margins(0, 12, 8, 12)
             let back = IconButton(.close, label: window.strings[.back]) { [weak window] in window?.show(.main) }
             append(top, back.widget)
-            let heading = label(title(place), classes: ["title"])
+            let heading = label(link.title, classes: ["title"])
             gtk_widget_set_valign(heading, GTK_ALIGN_CENTER)
             append(top, heading)
             append(page, top)
@@ -47,16 +49,6 @@ final class Pages {
     }
 
     func widget(for place: AppWindow.Place) -> Widget { roots[place] ?? box(GTK_ORIENTATION_VERTICAL) }
-
-    private func title(_ place: AppWindow.Place) -> String {
-        switch place {
-        case .main: strings[.appName]
-        case .history: strings[.history]
-        case .models: strings[.models]
-        case .settings: strings[.settings]
-        case .about: strings[.about]
-        }
-    }
 
     /// Draws the visible page if what it shows changed.
     func render(_ place: AppWindow.Place) {
@@ -75,7 +67,7 @@ final class Pages {
             shownModelsFormat = addFormat
             buildModels(page, into: list)
         case .settings:
-            let page = SettingsPage(model: model, strings: strings, isFontInstalled: Fonts.has)
+            let page = SettingsPage(model: model, strings: strings)
             guard page != shownSettings, let list = clear(.settings) else { return }
             shownSettings = page
             buildSettings(page, into: list)
@@ -111,7 +103,7 @@ final class Pages {
         let filters = flow([
             rowButton(page.allTitle, chosen: !page.onlyOlin) { [weak self] in self?.setOnlyOlin(false) },
             rowButton(page.olinTitle, chosen: page.onlyOlin) { [weak self] in self?.setOnlyOlin(true) },
-            rowButton(page.clearTitle) { [weak self] in self?.model.clearHistory() },
+            rowButton(page.clearTitle) { [weak self] in self?.window.perform(.clearHistory) },
         ])
         filters.margins(0, 12, 12, 12)
         append(list, filters)
@@ -123,7 +115,7 @@ final class Pages {
             let meta = label(entryRow.meta, classes: ["quiet"])
             meta.expand(horizontally: true, vertically: false)
             let olin = IconButton(.olin, label: entryRow.olinLabel, flat: !entryRow.isOlin) { [weak self] in
-                self?.model.setOlin(!entryRow.isOlin, for: entryRow.id)
+                self?.window.perform(.setOlin(id: entryRow.id, olin: !entryRow.isOlin))
             }
             if entryRow.isOlin { olin.widget.addClass("chosen") }
             let copy = IconButton(.copy, label: strings[.copy], flat: true) {
@@ -136,12 +128,16 @@ final class Pages {
             let result = label(entryRow.result, classes: ["plate-text"])
             if entryRow.resultInSitelenPona { result.addClass("sitelen") }
             append(holder, result)
-            append(holder, rowButton(strings[.use]) { [weak self] in
-                self?.model.reuse(entryRow.entry)
-                self?.window.show(.main)
-            })
+            append(holder, rowButton(strings[.use]) { [weak self] in self?.window.perform(.reuse(id: entryRow.id)) })
             append(list, holder)
         }
+    }
+
+    /// Says what an action could not do, beside the models page's form (where the actions
+    /// that can fail are).
+    func showFailure(_ reason: String) {
+        addError = reason
+        redraw(.models)
     }
 
     private func setOnlyOlin(_ only: Bool) {
@@ -157,8 +153,10 @@ final class Pages {
             append(holder, label(modelRow.name, classes: ["plate-text"]))
             append(holder, label(modelRow.facts, classes: ["quiet"]))
             let buttons = modelRow.buttons.map { button -> Widget in
-                if case .inUse = button.action { return label(button.title, classes: ["language"]) }
-                return rowButton(button.title) { [weak self] in self?.window.handle(self?.model.perform(button.action) ?? .done) }
+                guard let action = button.action else { return label(button.title, classes: ["language"]) }
+                let widget = rowButton(button.title) { [weak self] in self?.window.perform(action) }
+                widget.accessibleLabel(button.accessibleName)
+                return widget
             }
             append(holder, flow(buttons))
             append(list, holder)
@@ -193,12 +191,9 @@ final class Pages {
             let modelPath = String(cString: path)
             Task { @MainActor [weak self] in
                 guard let self else { return }
-                do {
-                    try await self.model.addSideloadedModel(path: modelPath, name: nil, format: format)
-                    self.addError = nil
-                } catch {
-                    self.addError = error.localizedDescription
-                }
+                // Waited for, so that what is wrong with the file shows beside the form.
+                let outcome = await self.model.run(.importModel(ModelImport(path: modelPath, format: format)))
+                self.addError = if case .failed(let reason) = outcome { reason } else { nil }
                 self.redraw(.models)
             }
         }
@@ -208,18 +203,20 @@ final class Pages {
     // MARK: - Settings
 
     private func buildSettings(_ page: SettingsPage, into list: Widget) {
-        append(list, switchRow(page.keepHistory.title, on: page.keepHistory.isOn) { [weak self] on in self?.model.setKeepHistory(on) })
+        append(
+            list,
+            switchRow(page.keepHistory.title, on: page.keepHistory.isOn) { [weak self] on in self?.window.perform(.setKeepHistory(on: on)) })
         append(
             list,
             switchRow(page.translateAsYouType.title, on: page.translateAsYouType.isOn) { [weak self] on in
-                self?.model.setTranslateAsYouType(on)
+                self?.window.perform(.setTranslateAsYouType(on: on))
             })
         let theme = card()
         append(theme, label(page.themeTitle, classes: ["quiet"]))
         append(
             theme,
             flow(page.themes.map { choice in
-                rowButton(choice.title, chosen: choice.isChosen) { [weak self] in self?.model.setTheme(choice.theme) }
+                rowButton(choice.title, chosen: choice.isChosen) { [weak self] in self?.window.perform(.setTheme(theme: choice.theme)) }
             }))
         append(list, theme)
         let font = card()
@@ -228,7 +225,7 @@ final class Pages {
         gtk_editable_set_text(OpaquePointer(entry), page.fontFamily)
         entry.accessibleLabel(page.fontTitle)
         connect(gpointerOf(entry), "activate") { [weak self] in
-            self?.model.chooseSitelenPonaFont(String(cString: gtk_editable_get_text(OpaquePointer(entry))))
+            self?.window.perform(.setSitelenPonaFont(family: String(cString: gtk_editable_get_text(OpaquePointer(entry)))))
         }
         append(font, entry)
         if let note = page.fontNote { append(font, label(note, classes: ["quiet"])) }

@@ -10,10 +10,8 @@ import Observation
 /// GTK draws is decided here; what the screen says is decided in Core.
 @MainActor
 public final class AppWindow {
-    /// The places of the app; none of them interrupts a translation.
-    public enum Place: String, CaseIterable, Sendable {
-        case main, history, models, settings, about
-    }
+    /// The places of the app (Core's); none of them interrupts a translation.
+    public typealias Place = IloTokiCore.Place
 
     public let window: Widget
     public let model: TranslatorModel
@@ -47,10 +45,11 @@ public final class AppWindow {
         ilotoki_gtk_install_css(provider)
         stack = gtk_stack_new()
 
+        let screen = MainScreen(model: model, strings: strings)
         header = Header(
-            strings: strings, toggleDownload: { [weak self] in self?.handle(model.toggleDownload()) },
+            screen.header, strings: strings, toggleDownload: { [weak self] in self?.perform(.toggleDownload) },
             showPlace: { [weak self] place in self?.show(place) })
-        main = MainPage(model: model, strings: strings) { [weak self] outcome in self?.handle(outcome) }
+        main = MainPage(strings: strings) { [weak self] action in self?.perform(action) }
 
         gtk_stack_set_transition_type(cast(stack), GTK_STACK_TRANSITION_TYPE_NONE)
         // Each place asks only for its own size: a long list elsewhere must not make the
@@ -58,9 +57,9 @@ public final class AppWindow {
         gtk_stack_set_vhomogeneous(cast(stack), 0)
         gtk_stack_set_hhomogeneous(cast(stack), 0)
         gtk_stack_add_named(cast(stack), main.widget, Place.main.rawValue)
-        pages = Pages(window: self)
-        for page in Place.allCases where page != .main {
-            gtk_stack_add_named(cast(stack), pages.widget(for: page), page.rawValue)
+        pages = Pages(window: self, places: screen.header.places)
+        for link in screen.header.places {
+            gtk_stack_add_named(cast(stack), pages.widget(for: link.place), link.place.rawValue)
         }
 
         let layout = box(GTK_ORIENTATION_VERTICAL, spacing: 0)
@@ -68,12 +67,12 @@ public final class AppWindow {
         append(layout, stack)
         gtk_window_set_child(cast(window), layout)
 
-        addShortcut(window, "<Control>Return", beforeFocus: true) { model.translateIfReady() }
-        addShortcut(window, "<Control>KP_Enter", beforeFocus: true) { model.translateIfReady() }
-        addShortcut(window, "<Control><Shift>s", beforeFocus: true) { model.swap() }
+        addShortcut(window, "<Control>Return", beforeFocus: true) { [weak self] in self?.perform(.translate) }
+        addShortcut(window, "<Control>KP_Enter", beforeFocus: true) { [weak self] in self?.perform(.translate) }
+        addShortcut(window, "<Control><Shift>s", beforeFocus: true) { [weak self] in self?.perform(.swap) }
         addShortcut(window, "Escape") { [weak self] in
             guard let self else { return }
-            if self.place != .main { self.show(.main) } else { model.stopIfTranslating() }
+            if self.place != .main { self.show(.main) } else { self.perform(.stop) }
         }
         observe()
         adaptLayout()
@@ -88,22 +87,34 @@ public final class AppWindow {
     public func show(_ place: Place) {
         self.place = place
         // What the command line changed while the app ran appears when a list is shown.
-        if place == .history { model.refreshHistory() }
-        if place == .models { model.library.refresh() }
+        if place == .history || place == .models { model.perform(.refresh) }
         gtk_stack_set_visible_child_name(cast(stack), place.rawValue)
         if place == .main { gtk_widget_grab_focus(main.sourceView) }
         render()
     }
 
-    /// Does what an action's outcome asks: the licence, shown before the first download.
-    func handle(_ outcome: ActionOutcome) {
-        guard case .showLicence(let entry) = outcome else { return }
-        let sheet = LicenceSheet(parent: window, strings: strings) { [weak self] accepted in
-            self?.licenceSheet = nil
-            if accepted { self?.model.acceptLicenceAndDownload(entry) }
+    /// Performs an action of the window's controls, and does what its outcome asks of this
+    /// front end: the licence sheet, the clipboard, the main screen. A failure shows under
+    /// the plates (`notice`), where the model notes what its work could not do.
+    func perform(_ action: Action) {
+        switch model.perform(action) {
+        case .done, .added: break
+        case .showLicence(let offer):
+            let sheet = LicenceSheet(parent: window, strings: strings) { [weak self] accepted in
+                self?.licenceSheet = nil
+                guard accepted else { return }
+                self?.perform(.acceptLicence)
+                self?.perform(.download(id: offer.entry.id))
+            }
+            licenceSheet = sheet
+            sheet.present()
+        case .copy(let text):
+            gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), text)
+        case .failed(let reason):
+            pages.showFailure(reason)
+        case .showMain:
+            show(.main)
         }
-        licenceSheet = sheet
-        sheet.present()
     }
 
     // MARK: - Drawing the model
@@ -119,8 +130,8 @@ public final class AppWindow {
     }
 
     func render() {
-        applyStyle()
-        let screen = MainScreen(model: model, strings: strings)
+        let screen = MainScreen(model: model, strings: strings, systemPrefersDark: AppWindow.systemPrefersDark)
+        applyStyle(screen.appearance)
         header.render(screen.header, place: place)
         main.render(screen)
         main.targetPlate.setBackground(jelo: place == .main)
@@ -128,13 +139,8 @@ public final class AppWindow {
         writeReport()
     }
 
-    private func applyStyle() {
-        let palette: Palette
-        switch model.settings.theme {
-        case .light: palette = .light
-        case .dark: palette = .dark
-        case .system: palette = AppWindow.systemPrefersDark ? .dark : .light
-        }
+    private func applyStyle(_ appearance: Appearance) {
+        let palette: Palette = appearance == .dark ? .dark : .light
         let css = Stylesheet.css(palette: palette, sitelenPonaFont: model.settings.sitelenPonaFamily(isInstalled: Fonts.has))
         guard css != appliedCSS else { return }
         appliedCSS = css

@@ -16,9 +16,13 @@ final class Header {
     private let newerModelDot: Widget
 
     /// - Parameters:
+    ///   - header: what the header shows first (its places, in Core's order).
     ///   - toggleDownload: the download control was pressed.
     ///   - showPlace: a place's button was pressed.
-    init(strings: UIStrings, toggleDownload: @escaping @MainActor () -> Void, showPlace: @escaping @MainActor (AppWindow.Place) -> Void) {
+    init(
+        _ header: MainScreen.Header, strings: UIStrings, toggleDownload: @escaping @MainActor () -> Void,
+        showPlace: @escaping @MainActor (AppWindow.Place) -> Void
+    ) {
         let title = label(strings[.appName], classes: ["title"])
         modelLine = label("", classes: ["quiet"])
         gtk_label_set_ellipsize(cast(modelLine), PANGO_ELLIPSIZE_END)
@@ -40,12 +44,9 @@ final class Header {
         titles.expand(horizontally: true, vertically: false)
         append(bar, titles)
         append(bar, downloadToggle.widget)
-        for (place, icon, text) in [
-            (AppWindow.Place.history, IconName.history, UIText.history), (.models, .models, .models), (.settings, .settings, .settings),
-            (.about, .about, .about),
-        ] {
-            let button = IconButton(icon, label: strings[text], flat: true) { showPlace(place) }
-            placeButtons[place] = button
+        for link in header.places {
+            let button = IconButton(link.icon, label: link.title, flat: true) { showPlace(link.place) }
+            placeButtons[link.place] = button
             append(bar, button.widget)
         }
 

@@ -19,7 +19,7 @@ final class MainPage {
     let knob: SwapKnob
     let slab: Slab
     let notice: Widget
-    private let model: TranslatorModel
+    private let perform: @MainActor (Action) -> Void
     private let sourceLanguage = LanguageChooser()
     private let targetLanguage = LanguageChooser()
     private let sourceBuffer: UnsafeMutablePointer<GtkTextBuffer>
@@ -29,18 +29,18 @@ final class MainPage {
     private var syncingSource = false
     private var shownSamples: [String] = []
 
-    /// - Parameter outcome: what to do after an action that may need the user first (the licence).
-    init(model: TranslatorModel, strings: UIStrings, outcome: @escaping @MainActor (ActionOutcome) -> Void) {
-        self.model = model
-        sourcePill = Pill { model.flipScript(isFontInstalled: Fonts.has) }
-        targetPill = Pill { model.flipScript(isFontInstalled: Fonts.has) }
+    /// - Parameter perform: performs an action of the page's controls (the window's `perform`).
+    init(strings: UIStrings, perform: @escaping @MainActor (Action) -> Void) {
+        self.perform = perform
+        sourcePill = Pill { perform(.flipScript) }
+        targetPill = Pill { perform(.flipScript) }
         sourceView = gtk_text_view_new()
         sourceBuffer = gtk_text_view_get_buffer(cast(sourceView))
         gtk_text_view_set_wrap_mode(cast(sourceView), GTK_WRAP_WORD_CHAR)
         gtk_text_view_set_accepts_tab(cast(sourceView), 0)
         sourceView.addClass("plate-text")
         sourceView.expand(horizontally: true, vertically: true)
-        sourceView.accessibleLabel(strings[.sourcePlaceholder])
+        sourceView.accessibleLabel(strings[.sourceTextLabel])
         samples = gtk_flow_box_new()
         gtk_flow_box_set_selection_mode(cast(samples), GTK_SELECTION_NONE)
         gtk_flow_box_set_max_children_per_line(cast(samples), 2)
@@ -48,12 +48,9 @@ final class MainPage {
         gtk_label_set_selectable(cast(targetLabel), 1)
         gtk_widget_set_valign(targetLabel, GTK_ALIGN_START)
         targetLabel.expand(horizontally: true, vertically: true)
-        copyButton = IconButton(.copy, label: strings[.copy], flat: true) {
-            guard let text = model.copyResult() else { return }
-            gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), text)
-        }
-        knob = SwapKnob(label: strings[.swap]) { model.swap() }
-        slab = Slab { outcome(model.pressSlab()) }
+        copyButton = IconButton(.copy, label: strings[.copy], flat: true) { perform(.copy) }
+        knob = SwapKnob(label: strings[.swap]) { perform(.swap) }
+        slab = Slab { perform(.pressSlab) }
         notice = label("", classes: ["quiet"])
         notice.margins(0, 16, 8, 16)
 
@@ -104,10 +101,10 @@ final class MainPage {
 
         connect(gpointerOf(sourceBuffer), "changed") { [weak self] in
             guard let self, !self.syncingSource else { return }
-            model.sourceText = self.sourceText
+            perform(.setSourceText(text: self.sourceText))
         }
-        sourceLanguage.onChange = { model.setOtherLanguage($0) }
-        targetLanguage.onChange = { model.setOtherLanguage($0) }
+        sourceLanguage.onChange = { perform(.setOtherLanguage(language: $0)) }
+        targetLanguage.onChange = { perform(.setOtherLanguage(language: $0)) }
     }
 
     /// The text in the source plate's buffer.
@@ -146,7 +143,7 @@ final class MainPage {
             for phrase in shownSamples {
                 let button = gtk_button_new_with_label(phrase)!
                 button.addClass("row-button")
-                connect(gpointerOf(button), "clicked") { [model] in model.useSamplePhrase(phrase) }
+                connect(gpointerOf(button), "clicked") { [perform] in perform(.useSample(phrase: phrase)) }
                 gtk_flow_box_append(cast(samples), button)
             }
         }

@@ -9,8 +9,10 @@ import java.io.File
 import org.json.JSONObject
 
 /**
- * The store behind NativeBridge, for Compose: a change the listener hears bumps [generation]
- * on the UI thread, and the screens read Core's values again.
+ * The store behind NativeBridge, in Core's own types (Contract.kt, generated from the Swift
+ * ones): a change the listener hears bumps [generation] on the UI thread, and the screens read
+ * Core's values again. Every call returns at once: an action's long work (a load, a delete, an
+ * import) goes on in the core, and its progress arrives as changes.
  */
 class Bridge(home: File, language: String) : NativeBridge.Listener {
     private val ui = Handler(Looper.getMainLooper())
@@ -19,23 +21,39 @@ class Bridge(home: File, language: String) : NativeBridge.Listener {
     var generation by mutableIntStateOf(0)
         private set
 
+    /** Told on the UI thread after every change (the imports that wait for their end). */
+    var onChanged: (() -> Unit)? = null
+
     val handle: Long = NativeBridge.open(home.path, language, arrayOf(Design.Font.UI, Design.Font.SITELEN_PONA), this)
 
     /** Every UI string in the app's language, from Core. */
-    val strings: JSONObject = JSONObject(NativeBridge.strings(handle))
+    private val strings: JSONObject = JSONObject(NativeBridge.strings(handle))
 
-    fun text(key: String): String = strings.optString(key, key)
+    fun text(key: UIText): String = strings.optString(key.json, key.json)
 
     override fun onStateChanged() {
-        ui.post { generation++ }
+        ui.post {
+            generation++
+            onChanged?.invoke()
+        }
     }
 
     override fun onPiece(piece: String) {
         // The plate is read again on the change that follows; nothing to keep here.
     }
 
-    /** "main", "models", "history", "olin", "settings" or "about". */
-    fun screen(place: String): JSONObject = JSONObject(NativeBridge.screen(handle, place))
+    fun main(): MainScreen = MainScreen.from(JSONObject(NativeBridge.screen(handle, "main")))
 
-    fun perform(action: String, argument: String? = null): String? = NativeBridge.perform(handle, action, argument)
+    fun models(): ModelsPage = ModelsPage.from(JSONObject(NativeBridge.screen(handle, "models")))
+
+    fun history(onlyOlin: Boolean): HistoryPage = HistoryPage.from(JSONObject(NativeBridge.screen(handle, if (onlyOlin) "olin" else "history")))
+
+    fun settings(): SettingsPage = SettingsPage.from(JSONObject(NativeBridge.screen(handle, "settings")))
+
+    fun about(): AboutPage = AboutPage.from(JSONObject(NativeBridge.screen(handle, "about")))
+
+    fun perform(action: Action): ActionOutcome = ActionOutcome.from(JSONObject(NativeBridge.perform(handle, action.toJson().toString())))
+
+    /** Night mode, which the "system" theme follows. */
+    fun setSystemPrefersDark(dark: Boolean) = NativeBridge.setSystemPrefersDark(handle, dark)
 }

@@ -7,6 +7,9 @@ import android.content.pm.PackageManager
 import android.net.Uri
 import android.os.Build
 import android.os.Bundle
+import android.os.ParcelFileDescriptor
+import android.provider.OpenableColumns
+import android.widget.Toast
 import androidx.activity.ComponentActivity
 import androidx.activity.compose.BackHandler
 import androidx.activity.compose.rememberLauncherForActivityResult
@@ -20,72 +23,86 @@ import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.remember
 import androidx.compose.runtime.setValue
-import java.io.File
-import org.json.JSONObject
 
 /** The one activity: the main screen and the places beside it, all drawn from Core's values. */
 class MainActivity : ComponentActivity() {
     private val bridge get() = (application as IloTokiApplication).bridge
 
+    /** The picked files lent to an import under way: closed once no import runs. */
+    private val lent = mutableListOf<ParcelFileDescriptor>()
+
     override fun onCreate(savedInstanceState: Bundle?) {
         super.onCreate(savedInstanceState)
         val fonts = Fonts(assets)
+        bridge.onChanged = ::closeFinishedImports
         setContent {
             val generation = bridge.generation
-            val settings = remember(generation) { bridge.screen("settings") }
-            val palette = when (chosenTheme(settings)) {
-                "dark" -> Palette.dark
-                "light" -> Palette.light
-                else -> if (isSystemInDarkTheme()) Palette.dark else Palette.light
-            }
-            var place by remember { mutableStateOf("main") }
-            var licence by remember { mutableStateOf<JSONObject?>(null) }
-            val main = remember(generation) { bridge.screen("main") }
+            val dark = isSystemInDarkTheme()
+            LaunchedEffect(dark) { bridge.setSystemPrefersDark(dark) }
+            val main = remember(generation) { bridge.main() }
+            val palette = if (main.appearance == Appearance.DARK) Palette.dark else Palette.light
+            var place by remember { mutableStateOf(Place.MAIN) }
+            var licence by remember { mutableStateOf<LicenceOffer?>(null) }
             DownloadNotification(main)
-            BackHandler(enabled = place != "main") { place = "main" }
+            BackHandler(enabled = place != Place.MAIN) { place = Place.MAIN }
+            var pendingFormat by remember { mutableStateOf(PromptFormat.SOURCE_TARGET) }
             val pickModel = rememberLauncherForActivityResult(ActivityResultContracts.OpenDocument()) { uri ->
                 if (uri != null) importModel(uri, pendingFormat)
             }
+            /** Performs an action and does what its outcome asks of this front end. */
+            fun perform(action: Action) {
+                when (val outcome = bridge.perform(action)) {
+                    is ActionOutcome.ShowLicence -> licence = outcome.value
+                    is ActionOutcome.Copy -> copy(outcome.text)
+                    is ActionOutcome.Failed -> Toast.makeText(this, outcome.reason, Toast.LENGTH_LONG).show()
+                    is ActionOutcome.ShowMain -> place = Place.MAIN
+                    is ActionOutcome.Added, is ActionOutcome.Done -> Unit
+                }
+            }
             CompositionLocalProvider(LocalPalette provides palette) {
-                val ui = Ui(bridge, fonts, palette, onLicence = { licence = it }, copy = ::copy, go = { place = it },
-                    pickModel = { format -> pendingFormat = format; pickModel.launch(arrayOf("*/*")) })
-                if (place == "main") ui.Main(main) else ui.Place(place, generation)
-                licence?.let { entry -> ui.LicenceDialog(entry) { accepted ->
-                    licence = null
-                    if (accepted) bridge.perform("acceptLicence", entry.getJSONObject("entry").getString("id"))
-                } }
+                val ui = Ui(bridge, fonts, palette, perform = ::perform, go = { next ->
+                    // What the command line changed while the app ran appears when a list is shown.
+                    if (next != Place.MAIN) perform(Action.Refresh)
+                    place = next
+                }, pickModel = { format -> pendingFormat = format; pickModel.launch(arrayOf("*/*")) })
+                val link = main.header.places.firstOrNull { it.place == place }
+                if (link == null) ui.Main(main) else ui.Place(link, generation)
+                licence?.let { offer ->
+                    ui.LicenceDialog(offer) { accepted ->
+                        licence = null
+                        if (accepted) {
+                            perform(Action.AcceptLicence)
+                            perform(Action.Download(offer.entry.id))
+                        }
+                    }
+                }
             }
         }
     }
 
-    private var pendingFormat = "sourceTarget"
-
     override fun onStart() {
         super.onStart()
-        bridge.perform("refresh")
+        bridge.perform(Action.Refresh)
     }
 
-    private fun chosenTheme(settings: JSONObject): String {
-        val themes = settings.getJSONArray("themes")
-        for (i in 0 until themes.length()) {
-            val theme = themes.getJSONObject(i)
-            if (theme.getBoolean("isChosen")) return theme.getString("theme")
-        }
-        return "system"
+    override fun onStop() {
+        super.onStop()
+        // The system may end a process in the background without a word: what is pending is written now.
+        bridge.perform(Action.WentToBackground)
     }
 
     /** The notification of a running download, so leaving the app does not end it. */
     @Composable
-    private fun DownloadNotification(main: JSONObject) {
-        val download = main.getJSONObject("header").optJSONObject("download")
-        val running = download?.optBoolean("isRunning") == true
-        LaunchedEffect(running, download?.optDouble("fraction")) {
+    private fun DownloadNotification(main: MainScreen) {
+        val download = main.header.download
+        val running = download?.isRunning == true
+        LaunchedEffect(running, download?.fraction) {
             if (running && Build.VERSION.SDK_INT >= 33 &&
                 checkSelfPermission(Manifest.permission.POST_NOTIFICATIONS) != PackageManager.PERMISSION_GRANTED) {
                 requestPermissions(arrayOf(Manifest.permission.POST_NOTIFICATIONS), 0)
             }
-            if (running) {
-                DownloadService.show(this@MainActivity, main.getJSONObject("header").getString("modelLine"), download!!.getDouble("fraction"))
+            if (download != null && running) {
+                DownloadService.show(this@MainActivity, main.header.modelLine, download.fraction)
             } else {
                 DownloadService.hide(this@MainActivity)
             }
@@ -97,25 +114,32 @@ class MainActivity : ComponentActivity() {
     }
 
     /**
-     * The document picker's file is only lent to the app: copy it into the app's own files
-     * (whole, under a temporary name, then renamed), then add it; Core checks it is a model.
+     * The document picker's file is only lent to the app: Core copies it into the app's own
+     * files (whole, under a temporary name, then renamed), checks it is a model and adds it, or
+     * says why not. It reads the file through the descriptor, which stays open until then.
      */
-    private fun importModel(uri: Uri, format: String) {
-        Thread {
-            val directory = File(filesDir, "ilotoki/imported").apply { mkdirs() }
-            val name = uri.lastPathSegment?.substringAfterLast('/')?.takeIf { it.endsWith(".gguf") } ?: "imported.gguf"
-            val partial = File(directory, ".$name.part")
-            val destination = File(directory, name)
-            try {
-                contentResolver.openInputStream(uri)!!.use { input -> partial.outputStream().use { input.copyTo(it, 1 shl 20) } }
-                if (!partial.renameTo(destination)) throw java.io.IOException("cannot rename $partial")
-                val request = JSONObject().put("path", destination.path).put("format", format)
-                bridge.perform("addModel", request.toString())
-            } catch (failure: Exception) {
-                partial.delete()
-                destination.delete()
-                runOnUiThread { android.widget.Toast.makeText(this, failure.message, android.widget.Toast.LENGTH_LONG).show() }
-            }
-        }.start()
+    private fun importModel(uri: Uri, format: PromptFormat) {
+        val descriptor = try {
+            contentResolver.openFileDescriptor(uri, "r")
+        } catch (failure: Exception) {
+            Toast.makeText(this, failure.message, Toast.LENGTH_LONG).show()
+            return
+        } ?: return
+        val name = contentResolver.query(uri, arrayOf(OpenableColumns.DISPLAY_NAME), null, null, null)?.use { cursor ->
+            if (cursor.moveToFirst()) cursor.getString(0) else null
+        }?.removeSuffix(".gguf")
+        lent.add(descriptor)
+        val request = ModelImport(path = "/proc/self/fd/${descriptor.fd}", format = format, name = name, copiesIntoApp = true)
+        when (val outcome = bridge.perform(Action.ImportModel(request))) {
+            is ActionOutcome.Failed -> Toast.makeText(this, outcome.reason, Toast.LENGTH_LONG).show()
+            else -> Unit
+        }
+        closeFinishedImports()
+    }
+
+    private fun closeFinishedImports() {
+        if (lent.isEmpty() || bridge.models().isImporting) return
+        lent.forEach { it.close() }
+        lent.clear()
     }
 }

@@ -62,17 +62,20 @@ public final class NativeBridge {
     public static native String strings(long handle);
 
     /**
-     * Does an action: setSourceText TEXT, pressSlab, translate, stop, swap, setOtherLanguage CODE,
-     * flipScript, useSample TEXT, copy, toggleDownload, download ID, acceptLicence ID,
-     * pauseDownload, use ID, delete ID, addModel JSON, useModelFile JSON, setOlin "ID true|false",
-     * removeHistoryEntry ID, reuse ID, clearHistory, refresh, setKeepHistory true|false,
-     * setTranslateAsYouType true|false, setTheme light|dark|system, setSitelenPonaFont FAMILY.
+     * Does an action, given as the JSON of Core's {@code Action} ({@code {"use": {"id": "…"}}};
+     * the Kotlin types in Contract.kt write it). Returns at once, also for actions whose work
+     * takes long (use, delete, importModel): that work goes on, and the listener hears of its
+     * progress and end.
      *
-     * @return the copied text for "copy"; {"licence": {"entry", "name", "summary", "url"}} when a
-     *     download needs the model licence accepted first (show it, then call acceptLicence with
-     *     the entry's id); otherwise null
+     * @return the JSON of Core's {@code ActionOutcome}: {@code {"done": {}}}, {@code {"copy":
+     *     {"text"}}}, {@code {"showLicence": {"_0": {"entry", "name", "summary", "url"}}}} (show
+     *     it, then perform acceptLicence with the entry's id), {@code {"failed": {"reason"}}} or
+     *     {@code {"showMain": {}}}
      */
-    public static native String perform(long handle, String action, String argument);
+    public static native String perform(long handle, String action);
+
+    /** Whether the system asks for a dark look now (night mode): the "system" theme follows it. */
+    public static native void setSystemPrefersDark(long handle, boolean dark);
 
     /** Stops what runs, writes what is pending, ends the listener's thread. */
     public static native void close(long handle);

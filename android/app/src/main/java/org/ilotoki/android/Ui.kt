@@ -33,68 +33,59 @@ import androidx.compose.ui.Modifier
 import androidx.compose.ui.graphics.Color
 import androidx.compose.ui.semantics.contentDescription
 import androidx.compose.ui.semantics.semantics
+import androidx.compose.ui.semantics.stateDescription
 import androidx.compose.ui.text.font.FontWeight
 import androidx.compose.ui.unit.dp
 import androidx.compose.ui.window.Dialog
 import androidx.compose.ui.zIndex
-import org.json.JSONArray
-import org.json.JSONObject
 
 /**
- * The screens, drawn from Core's values (the JSON of MainScreen and the pages): this file
- * decides nothing about the app's state, it picks a widget for each value and sends actions.
+ * The screens, drawn from Core's values (MainScreen and the pages, in Contract.kt's types):
+ * this file decides nothing about the app's state, it picks a widget for each value and sends
+ * actions. What a screen reader says of each control comes from Core too.
  */
 class Ui(
     private val bridge: Bridge,
     private val fonts: Fonts,
     private val palette: Palette,
-    private val onLicence: (JSONObject) -> Unit,
-    private val copy: (String) -> Unit,
-    private val go: (String) -> Unit,
-    private val pickModel: (String) -> Unit,
+    private val perform: (Action) -> Unit,
+    private val go: (Place) -> Unit,
+    private val pickModel: (PromptFormat) -> Unit,
 ) {
-    private fun act(action: String, argument: String? = null) {
-        val outcome = bridge.perform(action, argument) ?: return
-        JSONObject(outcome).optJSONObject("licence")?.let(onLicence)
-    }
-
     @Composable
-    fun Main(screen: JSONObject) {
+    fun Main(screen: MainScreen) {
         Column(Modifier.fillMaxSize().background(palette.paper).safeDrawingPadding()) {
-            Header(screen.getJSONObject("header"))
-            screen.getJSONObject("header").optJSONObject("download")?.let { ProgressLine(it.getDouble("fraction")) }
+            Header(screen.header)
+            screen.header.download?.let { ProgressLine(it.fraction) }
             Column(Modifier.weight(1f).verticalScroll(rememberScrollState()).padding(Design.Spacing.LARGE.dp)) {
-                Plates(screen.getJSONObject("source"), screen.getJSONObject("target"))
-                if (screen.has("notice")) {
+                Plates(screen)
+                screen.notice?.let { notice ->
                     Spacer(Modifier.height(Design.Spacing.LARGE.dp))
-                    BasicText(screen.getString("notice"), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                    BasicText(notice, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
                 }
             }
-            Slab(screen.getJSONObject("slab"))
+            Slab(screen.slab)
         }
     }
 
     @Composable
-    private fun Header(header: JSONObject) {
+    private fun Header(header: MainScreenHeader) {
         Row(Modifier.fillMaxWidth().padding(horizontal = Design.Spacing.MEDIUM.dp, vertical = Design.Spacing.SMALL.dp),
             verticalAlignment = Alignment.CenterVertically) {
             Column(Modifier.weight(1f)) {
-                BasicText(header.getString("title"), style = fonts.body(palette, Design.TypeSize.TITLE).copy(fontWeight = FontWeight.Bold))
+                BasicText(header.title, style = fonts.body(palette, Design.TypeSize.TITLE).copy(fontWeight = FontWeight.Bold))
                 Row(verticalAlignment = Alignment.CenterVertically) {
-                    BasicText(header.getString("modelLine"), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
-                    if (header.getBoolean("showsNewerModelDot")) {
+                    BasicText(header.modelLine, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                    if (header.showsNewerModelDot) {
                         Box(Modifier.padding(start = Design.Spacing.HAIRLINE.dp).size(10.dp).background(palette.ink, CircleShape)
-                            .semantics { contentDescription = header.getString("newerModelLabel") })
+                            .semantics { contentDescription = header.newerModelLabel })
                     }
                 }
             }
-            header.optJSONObject("download")?.let { download ->
-                IconButton(if (download.getBoolean("isRunning")) "pause" else "download", download.getString("label")) { act("toggleDownload") }
+            header.download?.let { download ->
+                IconButton(if (download.isRunning) IconName.PAUSE else IconName.DOWNLOAD, download.label) { perform(Action.ToggleDownload) }
             }
-            IconButton("history", bridge.text("history")) { go("history") }
-            IconButton("models", bridge.text("models")) { go("models") }
-            IconButton("settings", bridge.text("settings")) { go("settings") }
-            IconButton("about", bridge.text("about")) { go("about") }
+            for (link in header.places) IconButton(link.icon, link.title) { go(link.place) }
         }
     }
 
@@ -108,99 +99,94 @@ class Ui(
 
     /** Stacked on a phone, side by side from the wide layout; the knob on the seam. */
     @Composable
-    private fun Plates(source: JSONObject, target: JSONObject) {
+    private fun Plates(screen: MainScreen) {
         BoxWithConstraints {
             if (maxWidth >= Design.Window.WIDE_LAYOUT.dp) {
                 Box(contentAlignment = Alignment.TopCenter) {
                     Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.EXTRA_LARGE.dp)) {
-                        Box(Modifier.weight(1f)) { Plate(source, isTarget = false) }
-                        Box(Modifier.weight(1f)) { Plate(target, isTarget = true) }
+                        Box(Modifier.weight(1f)) { Plate(screen.source, screen, isTarget = false) }
+                        Box(Modifier.weight(1f)) { Plate(screen.target, screen, isTarget = true) }
                     }
-                    Box(Modifier.padding(top = (Design.Spacing.EXTRA_LARGE * 2).dp)) { Knob() }
+                    Box(Modifier.padding(top = (Design.Spacing.EXTRA_LARGE * 2).dp)) { Knob(screen.swapLabel) }
                 }
             } else {
                 Column {
-                    Plate(source, isTarget = false)
+                    Plate(screen.source, screen, isTarget = false)
                     // The knob is taller than the gap: drawn above both plates, on their seam.
                     Box(Modifier.fillMaxWidth().height(Design.Spacing.EXTRA_LARGE.dp).zIndex(1f), contentAlignment = Alignment.Center) {
-                        Knob()
+                        Knob(screen.swapLabel)
                     }
-                    Plate(target, isTarget = true)
+                    Plate(screen.target, screen, isTarget = true)
                 }
             }
         }
     }
 
     @Composable
-    private fun Knob() {
-        Box(Modifier.size(Design.KNOB.dp).round(palette.paper, palette.ink).clickable { act("swap") }
-            .semantics { contentDescription = bridge.text("swap") }, contentAlignment = Alignment.Center) {
-            Icon("swap", palette.ink, 24.dp)
+    private fun Knob(label: String) {
+        Box(Modifier.size(Design.KNOB.dp).round(palette.paper, palette.ink).clickable { perform(Action.Swap) }
+            .semantics { contentDescription = label }, contentAlignment = Alignment.Center) {
+            Icon(IconName.SWAP.json, palette.ink, 24.dp)
         }
     }
 
     /** The target plate is the one jelo surface. */
     @Composable
-    private fun Plate(plate: JSONObject, isTarget: Boolean) {
+    private fun Plate(plate: MainScreenPlate, screen: MainScreen, isTarget: Boolean) {
         val fill = if (isTarget) palette.jelo else palette.paper
         val ink = if (isTarget) palette.onJelo else palette.ink
-        val text = plate.getString("text")
-        val style = if (plate.getBoolean("inSitelenPona")) fonts.sitelen(ink) else fonts.body(palette, Design.TypeSize.PLATE, ink)
+        val style = if (plate.inSitelenPona) fonts.sitelen(ink) else fonts.body(palette, Design.TypeSize.PLATE, ink)
         Column(Modifier.fillMaxWidth().heightIn(min = 160.dp).cut(fill, palette.ink).padding(Design.Spacing.MEDIUM.dp)) {
             Row(verticalAlignment = Alignment.CenterVertically) {
                 LanguageLabel(plate, ink)
                 Spacer(Modifier.weight(1f))
-                if (plate.has("pill")) {
-                    BasicText(plate.getString("pill"), style = fonts.body(palette, Design.TypeSize.SMALL, ink),
+                plate.pill?.let { pill ->
+                    BasicText(pill, style = fonts.body(palette, Design.TypeSize.SMALL, ink),
                         modifier = Modifier.border(Design.OUTLINE.dp, palette.ink, CircleShape).background(palette.paper, CircleShape)
-                            .clickable { act("flipScript") }.padding(horizontal = 12.dp, vertical = 4.dp))
+                            .clickable { perform(Action.FlipScript) }.padding(horizontal = 12.dp, vertical = 4.dp)
+                            .semantics { contentDescription = plate.pillLabel; stateDescription = plate.scriptName })
                 }
-                if (plate.getBoolean("canCopy")) IconButton("copy", bridge.text("copy")) { bridge.perform("copy")?.let(copy) }
+                if (plate.canCopy) IconButton(IconName.COPY, screen.copyLabel) { perform(Action.Copy) }
             }
             if (isTarget) {
-                val message = plate.getBoolean("isMessage")
-                BasicText(text, style = if (message) fonts.body(palette, Design.TypeSize.BODY, ink) else style)
+                BasicText(plate.text, style = if (plate.isMessage) fonts.body(palette, Design.TypeSize.BODY, ink) else style,
+                    modifier = Modifier.semantics { contentDescription = plate.textLabel })
             } else {
                 // What is typed is the truth until the model's text changes by itself (swap,
                 // a sample phrase, a history entry): then the field takes the model's text.
-                var editing by remember { mutableStateOf(text) }
-                var seen by remember { mutableStateOf(text) }
-                if (text != seen) {
-                    seen = text
-                    if (text != editing) editing = text
+                var editing by remember { mutableStateOf(plate.text) }
+                var seen by remember { mutableStateOf(plate.text) }
+                if (plate.text != seen) {
+                    seen = plate.text
+                    if (plate.text != editing) editing = plate.text
                 }
-                BasicTextField(editing, { editing = it; act("setSourceText", it) }, textStyle = style,
-                    modifier = Modifier.fillMaxWidth().heightIn(min = 96.dp)
-                        .semantics { contentDescription = bridge.text("sourcePlaceholder") },
+                BasicTextField(editing, { editing = it; perform(Action.SetSourceText(it)) }, textStyle = style,
+                    modifier = Modifier.fillMaxWidth().heightIn(min = 96.dp).semantics { contentDescription = plate.textLabel },
                     decorationBox = { field ->
-                        if (editing.isEmpty()) BasicText(bridge.text("sourcePlaceholder"), style = fonts.body(palette, Design.TypeSize.BODY, palette.quiet))
+                        if (editing.isEmpty()) BasicText(bridge.text(UIText.SOURCE_PLACEHOLDER), style = fonts.body(palette, Design.TypeSize.BODY, palette.quiet))
                         field()
                     })
-                val samples = plate.getJSONArray("samplePhrases")
-                if (samples.length() > 0) {
-                    BasicText(bridge.text("samplesTitle"), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
-                    for (i in 0 until samples.length()) {
-                        val phrase = samples.getString(i)
-                        RowButton(phrase) { act("useSample", phrase) }
-                    }
+                if (plate.samplePhrases.isNotEmpty()) {
+                    BasicText(bridge.text(UIText.SAMPLES_TITLE), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                    for (phrase in plate.samplePhrases) RowButton(phrase) { perform(Action.UseSample(phrase)) }
                 }
             }
         }
     }
 
     @Composable
-    private fun LanguageLabel(plate: JSONObject, ink: Color) {
+    private fun LanguageLabel(plate: MainScreenPlate, ink: Color) {
         var open by remember { mutableStateOf(false) }
-        val name = bridge.text("language." + plate.getString("language")).uppercase()
-        BasicText(name, style = fonts.body(palette, Design.TypeSize.SMALL, ink).copy(fontWeight = FontWeight.Bold),
-            modifier = if (plate.getBoolean("choosesLanguage")) Modifier.clickable { open = !open } else Modifier)
+        val describe = Modifier.semantics { contentDescription = plate.languageLabel; stateDescription = plate.languageTitle }
+        BasicText(plate.languageTitle.uppercase(), style = fonts.body(palette, Design.TypeSize.SMALL, ink).copy(fontWeight = FontWeight.Bold),
+            modifier = if (plate.choosesLanguage) describe.clickable { open = !open } else describe)
         if (open) {
             Dialog(onDismissRequest = { open = false }) {
                 Column(Modifier.cut(palette.paper, palette.ink).padding(Design.Spacing.MEDIUM.dp)) {
-                    for (code in listOf("en", "ru", "vi")) {
-                        RowButton(bridge.text("language.$code"), chosen = code == plate.getString("language")) {
+                    for (choice in plate.languageChoices) {
+                        RowButton(choice.title, chosen = choice.isChosen) {
                             open = false
-                            act("setOtherLanguage", code)
+                            perform(Action.SetOtherLanguage(choice.language))
                         }
                     }
                 }
@@ -209,168 +195,158 @@ class Ui(
     }
 
     @Composable
-    private fun Slab(slab: JSONObject) {
-        val enabled = slab.getBoolean("isEnabled")
+    private fun Slab(slab: MainScreenSlab) {
         Row(Modifier.padding(Design.Spacing.LARGE.dp).fillMaxWidth().heightIn(min = 56.dp)
             .cut(palette.ink, palette.ink, palette.quiet)
-            .clickable(enabled = enabled) { act("pressSlab") }.padding(Design.Spacing.LARGE.dp),
+            .clickable(enabled = slab.isEnabled) { perform(Action.PressSlab) }.padding(Design.Spacing.LARGE.dp)
+            .semantics { contentDescription = slab.title },
             verticalAlignment = Alignment.CenterVertically) {
-            BasicText(slab.getString("title"), Modifier.weight(1f),
-                style = fonts.body(palette, Design.TypeSize.BODY + 1, palette.paper.copy(alpha = if (enabled) 1f else 0.5f))
+            BasicText(slab.title, Modifier.weight(1f),
+                style = fonts.body(palette, Design.TypeSize.BODY + 1, palette.paper.copy(alpha = if (slab.isEnabled) 1f else 0.5f))
                     .copy(fontWeight = FontWeight.Bold))
-            val action = slab.getJSONObject("action").keys().next()
-            Icon(if (action == "stop") "pause" else if (action.startsWith("download") || action == "resumeDownload") "download" else "translate", palette.paper)
+            Icon(slab.icon.json, palette.paper)
         }
     }
 
     @Composable
-    fun IconButton(icon: String, label: String, action: () -> Unit) {
+    fun IconButton(icon: IconName, label: String, action: () -> Unit) {
         Box(Modifier.sizeIn(minWidth = Design.TOUCH_TARGET.dp, minHeight = Design.TOUCH_TARGET.dp).clickable(onClick = action)
             .semantics { contentDescription = label }, contentAlignment = Alignment.Center) {
-            Icon(icon, palette.ink)
+            Icon(icon.json, palette.ink)
         }
     }
 
     @Composable
-    fun RowButton(title: String, chosen: Boolean = false, action: () -> Unit) {
+    fun RowButton(title: String, chosen: Boolean = false, label: String = title, action: () -> Unit) {
         BasicText(title, style = fonts.body(palette, Design.TypeSize.BODY, if (chosen) palette.paper else palette.ink),
             modifier = Modifier.padding(vertical = Design.Spacing.HAIRLINE.dp).cut(if (chosen) palette.ink else palette.paper, palette.ink)
-                .clickable(onClick = action).padding(horizontal = 14.dp, vertical = 8.dp))
+                .clickable(onClick = action).padding(horizontal = 14.dp, vertical = 8.dp)
+                .semantics { contentDescription = label })
     }
 
     // MARK: The places
 
     @Composable
-    fun Place(place: String, generation: Int) {
+    fun Place(link: MainScreenPlaceLink, generation: Int) {
         var olin by remember { mutableStateOf(false) }
-        val page = remember(place, olin, generation) { bridge.screen(if (place == "history" && olin) "olin" else place) }
         Column(Modifier.fillMaxSize().background(palette.paper).safeDrawingPadding().verticalScroll(rememberScrollState())
             .padding(Design.Spacing.LARGE.dp), verticalArrangement = Arrangement.spacedBy(Design.Spacing.MEDIUM.dp)) {
             Row(verticalAlignment = Alignment.CenterVertically) {
-                IconButton("close", bridge.text("back")) { go("main") }
-                BasicText(bridge.text(place), style = fonts.body(palette, Design.TypeSize.TITLE).copy(fontWeight = FontWeight.Bold))
+                IconButton(IconName.CLOSE, bridge.text(UIText.BACK)) { go(Place.MAIN) }
+                BasicText(link.title, style = fonts.body(palette, Design.TypeSize.TITLE).copy(fontWeight = FontWeight.Bold))
             }
-            when (place) {
-                "history" -> History(page, olin) { olin = it }
-                "models" -> Models(page)
-                "settings" -> Settings(page)
-                "about" -> About(page)
+            when (link.place) {
+                Place.HISTORY -> History(remember(olin, generation) { bridge.history(olin) }) { olin = it }
+                Place.MODELS -> Models(remember(generation) { bridge.models() })
+                Place.SETTINGS -> Settings(remember(generation) { bridge.settings() })
+                Place.ABOUT -> About(remember(generation) { bridge.about() })
+                Place.MAIN -> Unit
             }
         }
     }
 
     @Composable
-    private fun History(page: JSONObject, olin: Boolean, filter: (Boolean) -> Unit) {
+    private fun History(page: HistoryPage, filter: (Boolean) -> Unit) {
         Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
-            RowButton(page.getString("allTitle"), chosen = !olin) { filter(false) }
-            RowButton(page.getString("olinTitle"), chosen = olin) { filter(true) }
+            RowButton(page.allTitle, chosen = !page.onlyOlin) { filter(false) }
+            RowButton(page.olinTitle, chosen = page.onlyOlin) { filter(true) }
             Spacer(Modifier.weight(1f))
-            RowButton(page.getString("clearTitle")) { act("clearHistory") }
+            RowButton(page.clearTitle) { perform(Action.ClearHistory) }
         }
-        page.optString("note").takeIf { it.isNotEmpty() }?.let { BasicText(it, style = fonts.body(palette, color = palette.quiet)) }
-        page.optString("empty").takeIf { it.isNotEmpty() }?.let { BasicText(it, style = fonts.body(palette, color = palette.quiet)) }
-        val rows = page.getJSONArray("rows")
-        for (i in 0 until rows.length()) {
-            val row = rows.getJSONObject(i)
-            Column(Modifier.fillMaxWidth().cut(palette.paper, palette.ink).clickable { act("reuse", row.getString("id")); go("main") }
+        page.note?.let { BasicText(it, style = fonts.body(palette, color = palette.quiet)) }
+        page.empty?.let { BasicText(it, style = fonts.body(palette, color = palette.quiet)) }
+        for (row in page.rows) {
+            Column(Modifier.fillMaxWidth().cut(palette.paper, palette.ink).clickable { perform(Action.Reuse(row.id)) }
                 .padding(Design.Spacing.MEDIUM.dp)) {
                 Row(verticalAlignment = Alignment.CenterVertically) {
-                    BasicText(row.getString("meta"), Modifier.weight(1f), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
-                    val isOlin = row.getBoolean("isOlin")
-                    Box(Modifier.size(Design.TOUCH_TARGET.dp).clickable { act("setOlin", row.getString("id") + " " + !isOlin) }
-                        .semantics { contentDescription = row.getString("olinLabel") }, contentAlignment = Alignment.Center) {
-                        Icon("olin", if (isOlin) palette.ink else palette.quiet.copy(alpha = 0.35f), 20.dp)
+                    BasicText(row.meta, Modifier.weight(1f), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                    Box(Modifier.size(Design.TOUCH_TARGET.dp).clickable { perform(Action.SetOlin(row.id, !row.isOlin)) }
+                        .semantics { contentDescription = row.olinLabel }, contentAlignment = Alignment.Center) {
+                        Icon(IconName.OLIN.json, if (row.isOlin) palette.ink else palette.quiet.copy(alpha = 0.35f), 20.dp)
                     }
                 }
-                BasicText(row.getString("source"), style = if (row.getBoolean("sourceInSitelenPona")) fonts.sitelen(palette.ink) else fonts.body(palette))
-                BasicText(row.getString("result"), style = if (row.getBoolean("resultInSitelenPona")) fonts.sitelen(palette.ink)
+                BasicText(row.source, style = if (row.sourceInSitelenPona) fonts.sitelen(palette.ink) else fonts.body(palette))
+                BasicText(row.result, style = if (row.resultInSitelenPona) fonts.sitelen(palette.ink)
                     else fonts.body(palette).copy(fontWeight = FontWeight.Bold))
             }
         }
     }
 
     @Composable
-    private fun Models(page: JSONObject) {
-        val rows = page.getJSONArray("rows")
-        for (i in 0 until rows.length()) {
-            val row = rows.getJSONObject(i)
+    private fun Models(page: ModelsPage) {
+        for (row in page.rows) {
             Column(Modifier.fillMaxWidth().cut(palette.paper, palette.ink).padding(Design.Spacing.MEDIUM.dp),
                 verticalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
-                BasicText(row.getString("name"), style = fonts.body(palette).copy(fontWeight = FontWeight.Bold))
-                BasicText(row.getString("facts"), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                BasicText(row.name, style = fonts.body(palette).copy(fontWeight = FontWeight.Bold))
+                BasicText(row.facts, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
                 Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
-                    val buttons = row.getJSONArray("buttons")
-                    for (b in 0 until buttons.length()) {
-                        val button = buttons.getJSONObject(b)
-                        val action = button.getJSONObject("action")
-                        when (val kind = action.keys().next()) {
-                            "inUse" -> BasicText(button.getString("title"), style = fonts.body(palette).copy(fontWeight = FontWeight.Bold))
-                            "use", "delete" -> RowButton(button.getString("title")) { act(kind, action.getJSONObject(kind).getString("id")) }
-                            "pause" -> RowButton(button.getString("title")) { act("pauseDownload") }
-                            "download" -> RowButton(button.getString("title")) { act("download", row.getString("id")) }
+                    for (button in row.buttons) {
+                        val action = button.action
+                        if (action == null) {
+                            BasicText(button.title, style = fonts.body(palette).copy(fontWeight = FontWeight.Bold),
+                                modifier = Modifier.semantics { contentDescription = button.accessibleName })
+                        } else {
+                            RowButton(button.title, label = button.accessibleName) { perform(action) }
                         }
                     }
                 }
             }
         }
-        var format by remember { mutableStateOf("sourceTarget") }
-        BasicText(page.getString("formatTitle"), style = fonts.body(palette, color = palette.quiet))
+        var format by remember { mutableStateOf(PromptFormat.SOURCE_TARGET) }
+        BasicText(page.formatTitle, style = fonts.body(palette, color = palette.quiet))
         Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
-            val formats: JSONArray = page.getJSONArray("formats")
-            for (i in 0 until formats.length()) {
-                val choice = formats.getJSONObject(i)
-                RowButton(choice.getString("title"), chosen = choice.getString("format") == format) { format = choice.getString("format") }
-            }
+            for (choice in page.formats) RowButton(choice.title, chosen = choice.format == format) { format = choice.format }
         }
-        RowButton(page.getString("addTitle")) { pickModel(format) }
+        if (page.isImporting) {
+            BasicText(page.addTitle + "…", style = fonts.body(palette, color = palette.quiet))
+        } else {
+            RowButton(page.addTitle) { pickModel(format) }
+        }
     }
 
     @Composable
-    private fun Settings(page: JSONObject) {
-        for ((key, action) in listOf("keepHistory" to "setKeepHistory", "translateAsYouType" to "setTranslateAsYouType")) {
-            val setting = page.getJSONObject(key)
-            val on = setting.getBoolean("isOn")
-            Row(Modifier.fillMaxWidth().clickable { act(action, (!on).toString()) }.padding(vertical = Design.Spacing.SMALL.dp),
+    private fun Settings(page: SettingsPage) {
+        for ((setting, action) in listOf(
+            page.keepHistory to { on: Boolean -> Action.SetKeepHistory(on) },
+            page.translateAsYouType to { on: Boolean -> Action.SetTranslateAsYouType(on) },
+        )) {
+            Row(Modifier.fillMaxWidth().clickable { perform(action(!setting.isOn)) }.padding(vertical = Design.Spacing.SMALL.dp)
+                .semantics { contentDescription = setting.title; stateDescription = if (setting.isOn) "on" else "off" },
                 verticalAlignment = Alignment.CenterVertically) {
-                BasicText(setting.getString("title"), Modifier.weight(1f), style = fonts.body(palette))
-                Box(Modifier.size(28.dp).cut(if (on) palette.ink else palette.paper, palette.ink))
+                BasicText(setting.title, Modifier.weight(1f), style = fonts.body(palette))
+                Box(Modifier.size(28.dp).cut(if (setting.isOn) palette.ink else palette.paper, palette.ink))
             }
         }
-        BasicText(page.getString("themeTitle"), style = fonts.body(palette, color = palette.quiet))
+        BasicText(page.themeTitle, style = fonts.body(palette, color = palette.quiet))
         Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
-            val themes = page.getJSONArray("themes")
-            for (i in 0 until themes.length()) {
-                val theme = themes.getJSONObject(i)
-                RowButton(theme.getString("title"), chosen = theme.getBoolean("isChosen")) { act("setTheme", theme.getString("theme")) }
-            }
+            for (theme in page.themes) RowButton(theme.title, chosen = theme.isChosen) { perform(Action.SetTheme(theme.theme)) }
         }
-        BasicText(page.getString("fontTitle"), style = fonts.body(palette, color = palette.quiet))
-        BasicText(page.getString("fontFamily"), style = fonts.body(palette))
-        page.optString("fontNote").takeIf { it.isNotEmpty() }?.let { BasicText(it, style = fonts.body(palette, color = palette.quiet)) }
+        BasicText(page.fontTitle, style = fonts.body(palette, color = palette.quiet))
+        BasicText(page.fontFamily, style = fonts.body(palette))
+        page.fontNote?.let { BasicText(it, style = fonts.body(palette, color = palette.quiet)) }
     }
 
     @Composable
-    private fun About(page: JSONObject) {
-        BasicText(page.getString("text"), style = fonts.body(palette))
-        BasicText(page.getString("licencesTitle"), style = fonts.body(palette).copy(fontWeight = FontWeight.Bold))
-        val licences = page.getJSONArray("licences")
-        for (i in 0 until licences.length()) BasicText(licences.getString(i), style = fonts.body(palette, Design.TypeSize.SMALL))
-        BasicText(page.getString("versionLine"), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+    private fun About(page: AboutPage) {
+        BasicText(page.text, style = fonts.body(palette))
+        BasicText(page.licencesTitle, style = fonts.body(palette).copy(fontWeight = FontWeight.Bold))
+        for (licence in page.licences) BasicText(licence, style = fonts.body(palette, Design.TypeSize.SMALL))
+        BasicText(page.versionLine, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
     }
 
-    /** The model licence, before the first download: {"entry", "name", "summary", "url"}. */
+    /** The model licence, before the first download. */
     @Composable
-    fun LicenceDialog(offer: JSONObject, answer: (Boolean) -> Unit) {
+    fun LicenceDialog(offer: LicenceOffer, answer: (Boolean) -> Unit) {
         Dialog(onDismissRequest = { answer(false) }) {
             Column(Modifier.cut(palette.paper, palette.ink).padding(Design.Spacing.LARGE.dp),
                 verticalArrangement = Arrangement.spacedBy(Design.Spacing.MEDIUM.dp)) {
-                BasicText(bridge.text("licenceTitle"), style = fonts.body(palette, Design.TypeSize.TITLE).copy(fontWeight = FontWeight.Bold))
-                BasicText(offer.getJSONObject("entry").getString("displayName"), style = fonts.body(palette).copy(fontWeight = FontWeight.Bold))
-                BasicText(offer.getString("summary"), style = fonts.body(palette))
-                BasicText(offer.getString("url"), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                BasicText(bridge.text(UIText.LICENCE_TITLE), style = fonts.body(palette, Design.TypeSize.TITLE).copy(fontWeight = FontWeight.Bold))
+                BasicText(offer.entry.displayName, style = fonts.body(palette).copy(fontWeight = FontWeight.Bold))
+                BasicText(offer.summary, style = fonts.body(palette))
+                BasicText(offer.url, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
                 Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.MEDIUM.dp)) {
-                    RowButton(bridge.text("cancel")) { answer(false) }
-                    RowButton(bridge.text("licenceAccept"), chosen = true) { answer(true) }
+                    RowButton(bridge.text(UIText.CANCEL)) { answer(false) }
+                    RowButton(bridge.text(UIText.LICENCE_ACCEPT), chosen = true) { answer(true) }
                 }
             }
         }

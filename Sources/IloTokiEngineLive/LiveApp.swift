@@ -1,0 +1,26 @@
+import Foundation
+import IloTokiCore
+
+/// Start-up, written once for every front end (the desktop app, the Mac and phone apps, the
+/// Android bridge, the command line): the store over the user's directories and the catalog
+/// the environment names, the live engine, the mirror.
+public enum LiveApp {
+    /// The app model a front end holds.
+    /// - Parameters:
+    ///   - directories: where the models, settings and history live.
+    ///   - environment: `ILOTOKI_CATALOG` (another catalog file) and `HF_ENDPOINT` (a mirror).
+    ///   - engine: how the engine runs.
+    ///   - isFontInstalled: whether a font family can be drawn with on this device.
+    /// - Throws: `CatalogError` for a catalog file that cannot be read: said to the user, never
+    ///   replaced by the built-in catalog behind their back.
+    @MainActor
+    public static func model(
+        directories: AppDirectories, environment: [String: String], engine: LiveEngineOptions = LiveEngineOptions(),
+        isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }
+    ) throws -> TranslatorModel {
+        let store = ModelStore(directories: directories, catalog: try ModelCatalog.forEnvironment(environment))
+        return TranslatorModel(
+            store: store, engineLoader: LiveEngineLoader(options: engine), endpoint: ModelCatalog.mirror(in: environment),
+            isFontInstalled: isFontInstalled)
+    }
+}
