@@ -1,6 +1,5 @@
 """What scripts/check-apple.sh and scripts/check-android.sh both need: a list of problems to
-report at the end, and the facts of Core they check a front end's names against. Run from
-the repository's root."""
+report at the end, and the app's version from Core. Run from the root of the tree checked."""
 import pathlib
 import re
 import sys
@@ -19,16 +18,6 @@ def finish(summary: str) -> None:
         print("\n".join(problems), file=sys.stderr)
         sys.exit(1)
     print(summary)
-
-
-def swift_sources(directory: str) -> str:
-    return "\n".join(p.read_text() for p in sorted(pathlib.Path(directory).rglob("*.swift")))
-
-
-def ui_text_cases(core: str) -> set[str]:
-    """The case names of Core's UIText: the keys of every string a front end shows."""
-    texts = core[core.index("enum UIText"):core.index("struct UIStrings")]
-    return {name.strip() for group in re.findall(r"case ([a-zA-Z, ]+)", texts) for name in group.split(",")}
 
 
 def app_version() -> str:

@@ -32,3 +32,10 @@ MODEL_TOOLS_REQUIREMENTS=(
     "torch==2.11.0" "transformers==4.57.6" "peft==0.17.1" "sentencepiece==0.2.1" "protobuf==4.25.8"
     "numpy==2.2.6" "safetensors==0.6.2" "huggingface_hub==0.36.0"
 )
+
+# A Kotlin 2.x compiler that runs on the JDK, for type-checking the Android app's Kotlin
+# (scripts/check-android.sh): the one inside PyPI's kotlin-jupyter-kernel wheel (its -all jar
+# embeds kotlinc); the sha256 is the wheel's.
+KOTLIN_KERNEL_PACKAGE=kotlin-jupyter-kernel
+KOTLIN_KERNEL_VERSION=0.19.0.944
+KOTLIN_KERNEL_WHEEL_SHA256=dc654a426a28e6621aeb0bd7772d268a9a877aabae4a17b73383752a416281a3

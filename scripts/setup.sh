@@ -15,6 +15,10 @@ for arg in "$@"; do
     case "$arg" in
     --with-test-tools)
         packages+=(strace xvfb xauth xdotool desktop-file-utils appstream libharfbuzz-bin shellcheck default-jdk-headless)
+        # The Android app's checks: aapt2 and framework-res.apk, the NDK's looper header,
+        # Android's org.json, arm64 C and C++ headers (scripts/check-android.sh).
+        packages+=(aapt android-framework-res android-platform-frameworks-native-headers libandroid-json-java
+            libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross)
         # The arm64 row kernels are checked natively on arm64, elsewhere cross-built and emulated.
         [ "$(uname -m)" = aarch64 ] || packages+=(g++-aarch64-linux-gnu qemu-user)
         ;;

@@ -72,6 +72,7 @@ fuzz_briefly() {
 
 step "Apple app: what Linux can check" "$REPO_ROOT/scripts/check-apple.sh"
 step "Android app: what Linux can check" "$REPO_ROOT/scripts/check-android.sh"
+step "the front ends' checks catch planted mistakes" "$REPO_ROOT/scripts/test-front-end-checks.sh"
 step "C core tests" c_core_tests
 step "arm64 row kernels under qemu" "$REPO_ROOT/scripts/check-row-dots-arm64.sh"
 step "Swift tests" swift_tests "$@"

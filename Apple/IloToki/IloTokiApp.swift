@@ -3,7 +3,7 @@ import IloTokiDesign
 import IloTokiEngineLive
 import SwiftUI
 
-#if canImport(AppKit) && !targetEnvironment(macCatalyst)
+#if !canImport(UIKit)
     import AppKit
 #endif
 
@@ -15,7 +15,7 @@ struct IloTokiApp: App {
     @State private var start: Result<TranslatorModel, StartFailure>
     @State private var background = BackgroundDownloads()
     @Environment(\.scenePhase) private var scenePhase
-    #if os(macOS)
+    #if !canImport(UIKit)
         @NSApplicationDelegateAdaptor(Termination.self) private var termination
     #endif
     private let strings = UIStrings(language: Platform.preferredLanguage)
@@ -63,7 +63,7 @@ struct IloTokiApp: App {
                     .keyboardShortcut(.escape, modifiers: [])
             }
         }
-        #if os(macOS)
+        #if !canImport(UIKit)
             .defaultSize(width: Tokens.Window.defaultWidth, height: Tokens.Window.defaultHeight)
         #endif
     }
@@ -102,7 +102,7 @@ final class Termination: NSObject {
     static var model: TranslatorModel?
 }
 
-#if os(macOS)
+#if !canImport(UIKit)
     extension Termination: NSApplicationDelegate {
         func applicationWillTerminate(_ notification: Notification) {
             Termination.model?.willTerminate()

@@ -114,7 +114,7 @@ struct IconShapeView: Shape {
 struct IconButton: View {
     let icon: IconName
     let label: String
-    let action: () -> Void
+    let action: @MainActor () -> Void
     @Environment(\.palette) private var palette
 
     var body: some View {

@@ -39,7 +39,7 @@ struct PlaceView: View {
 struct RowButton: View {
     let title: String
     var chosen = false
-    let action: () -> Void
+    let action: @MainActor () -> Void
     @Environment(\.palette) private var palette
 
     var body: some View {
@@ -171,14 +171,21 @@ struct SettingsView: View {
     let strings: UIStrings
     let perform: @MainActor (Action) -> Void
     @State private var fontField = ""
+    // The switches' own state, kept equal to Core's both ways (a toggle needs a binding).
+    @State private var keepHistory = true
+    @State private var translateAsYouType = false
     @Environment(\.palette) private var palette
 
     var body: some View {
         let page = SettingsPage(model: model, strings: strings)
-        Toggle(page.keepHistory.title, isOn: Binding(get: { page.keepHistory.isOn }, set: { perform(.setKeepHistory(on: $0)) }))
-        Toggle(
-            page.translateAsYouType.title,
-            isOn: Binding(get: { page.translateAsYouType.isOn }, set: { perform(.setTranslateAsYouType(on: $0)) }))
+        Toggle(page.keepHistory.title, isOn: $keepHistory)
+            .onChange(of: page.keepHistory.isOn, initial: true) { _, on in keepHistory = on }
+            .onChange(of: keepHistory) { _, on in if on != page.keepHistory.isOn { perform(.setKeepHistory(on: on)) } }
+        Toggle(page.translateAsYouType.title, isOn: $translateAsYouType)
+            .onChange(of: page.translateAsYouType.isOn, initial: true) { _, on in translateAsYouType = on }
+            .onChange(of: translateAsYouType) { _, on in
+                if on != page.translateAsYouType.isOn { perform(.setTranslateAsYouType(on: on)) }
+            }
         Text(page.themeTitle).foregroundStyle(Color(palette.quiet))
         HStack(spacing: Tokens.Spacing.small) {
             ForEach(page.themes, id: \.title) { choice in
@@ -210,7 +217,7 @@ struct AboutView: View {
 struct LicenceSheet: View {
     let offer: LicenceOffer
     let strings: UIStrings
-    let answer: (Bool) -> Void
+    let answer: @MainActor (Bool) -> Void
     @Environment(\.palette) private var palette
 
     var body: some View {

@@ -12,6 +12,9 @@ struct PlateView: View {
     let screen: MainScreen
     let strings: UIStrings
     let perform: @MainActor (Action) -> Void
+    /// What the source field holds: what is typed goes to Core, and Core's text comes back
+    /// when it changes by itself (a swap, a sample phrase, a history entry).
+    @State private var editing = ""
     @Environment(\.palette) private var palette
 
     var body: some View {
@@ -87,7 +90,9 @@ struct PlateView: View {
                 .accessibilityLabel(plate.textLabel)
                 .accessibilityValue(plate.text)
         } else {
-            TextEditor(text: Binding(get: { plate.text }, set: { perform(.setSourceText(text: $0)) }))
+            TextEditor(text: $editing)
+                .onChange(of: plate.text, initial: true) { _, text in if text != editing { editing = text } }
+                .onChange(of: editing) { _, text in if text != plate.text { perform(.setSourceText(text: text)) } }
                 .font(font)
                 .scrollContentBackground(.hidden)
                 .frame(minHeight: 96)

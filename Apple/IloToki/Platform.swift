@@ -35,6 +35,8 @@ enum Platform {
         return families.contains { $0.caseInsensitiveCompare(family) == .orderedSame }
     }
 
+    /// On the main actor: the pasteboard belongs to the app's UI.
+    @MainActor
     static func copyToClipboard(_ text: String) {
         #if canImport(UIKit)
             UIPasteboard.general.string = text

@@ -11,7 +11,9 @@ struct RootView: View {
     let strings: UIStrings
     @State private var path: [Place] = []
     @State private var licence: LicenceOffer?
-    @State private var failure: String?
+    /// Why the last action could not be done, shown in an alert until dismissed.
+    @State private var failure = ""
+    @State private var showsFailure = false
     @Environment(\.colorScheme) private var scheme
 
     var body: some View {
@@ -38,8 +40,8 @@ struct RootView: View {
                 perform(.download(id: offer.entry.id))
             }
         }
-        .alert(failure ?? "", isPresented: Binding(get: { failure != nil }, set: { if !$0 { failure = nil } })) {
-            Button(strings[.cancel], role: .cancel) { failure = nil }
+        .alert(failure, isPresented: $showsFailure) {
+            Button(strings[.cancel], role: .cancel) { showsFailure = false }
         }
         .environment(\.palette, Palette.forAppearance(screen.appearance))
         .preferredColorScheme(ColorScheme.forScreen(screen))
@@ -52,7 +54,9 @@ struct RootView: View {
         case .done, .added: break
         case .showLicence(let offer): licence = offer
         case .copy(let text): Platform.copyToClipboard(text)
-        case .failed(let reason): failure = reason
+        case .failed(let reason):
+            failure = reason
+            showsFailure = true
         case .showMain: path.removeAll()
         }
     }
@@ -141,7 +145,7 @@ struct MainView: View {
 
 struct HeaderView: View {
     let header: MainScreen.Header
-    let toggleDownload: () -> Void
+    let toggleDownload: @MainActor () -> Void
     @Environment(\.palette) private var palette
 
     var body: some View {
@@ -187,7 +191,7 @@ struct ProgressLine: View {
 /// The round knob on the seam between the plates.
 struct SwapKnob: View {
     let label: String
-    let action: () -> Void
+    let action: @MainActor () -> Void
     @Environment(\.palette) private var palette
 
     var body: some View {
@@ -206,7 +210,7 @@ struct SwapKnob: View {
 /// The primary action at the foot: ink, with paper letters (jelo belongs to the target plate).
 struct SlabView: View {
     let slab: MainScreen.Slab
-    let action: () -> Void
+    let action: @MainActor () -> Void
     @Environment(\.palette) private var palette
 
     var body: some View {

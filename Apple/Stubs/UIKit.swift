@@ -1,0 +1,43 @@
+// Stub of the part of Apple's UIKit the app uses (the iOS and iPadOS branch), for
+// type-checking the Apple app on Linux (scripts/check-apple.sh). Written from Apple's
+// documented declarations with their isolation (UIApplication and UIPasteboard are
+// main-actor classes; developer.apple.com/documentation/uikit). No behaviour.
+@_exported import CoreGraphics
+
+@MainActor
+open class UIResponder: NSObject {}
+
+public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
+    public var rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let invalid = UIBackgroundTaskIdentifier(rawValue: 0)
+}
+
+@MainActor
+open class UIApplication: UIResponder {
+    public class var shared: UIApplication { UIApplication() }
+
+    /// `func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil) -> UIBackgroundTaskIdentifier`
+    open func beginBackgroundTask(
+        withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+    ) -> UIBackgroundTaskIdentifier {
+        .invalid
+    }
+
+    open func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {}
+}
+
+@MainActor
+public protocol UIApplicationDelegate: AnyObject {
+    func applicationWillTerminate(_ application: UIApplication)
+}
+
+extension UIApplicationDelegate {
+    public func applicationWillTerminate(_ application: UIApplication) {}
+}
+
+@MainActor
+open class UIPasteboard: NSObject {
+    public class var general: UIPasteboard { UIPasteboard() }
+    open var string: String?
+}

@@ -1,0 +1,59 @@
+// From developer.android.com/reference/android/content/{Context, ContextWrapper, ContentResolver, Intent, ClipData, ClipboardManager}.
+package android.content
+
+import android.content.res.AssetManager
+import android.database.Cursor
+import android.net.Uri
+import android.os.Bundle
+import android.os.ParcelFileDescriptor
+import java.io.File
+
+abstract class Context {
+    /** `ContentResolver getContentResolver()` */
+    abstract val contentResolver: ContentResolver
+    /** `AssetManager getAssets()` */
+    abstract val assets: AssetManager
+    /** `File getFilesDir()` */
+    abstract val filesDir: File
+    fun <T> getSystemService(serviceClass: Class<T>): T = throw UnsupportedOperationException()
+    abstract fun checkSelfPermission(permission: String): Int
+    fun getString(resId: Int): String = ""
+    abstract fun startForegroundService(service: Intent): ComponentName?
+    abstract fun stopService(service: Intent): Boolean
+}
+
+open class ContextWrapper(base: Context?) : Context() {
+    override val contentResolver: ContentResolver get() = throw UnsupportedOperationException()
+    override val assets: AssetManager get() = throw UnsupportedOperationException()
+    override val filesDir: File get() = File("/")
+    override fun checkSelfPermission(permission: String): Int = 0
+    override fun startForegroundService(service: Intent): ComponentName? = null
+    override fun stopService(service: Intent): Boolean = false
+}
+
+class ComponentName(pkg: String, cls: String)
+
+abstract class ContentResolver {
+    /** `ParcelFileDescriptor openFileDescriptor(Uri, String)`, nullable; throws FileNotFoundException. */
+    fun openFileDescriptor(uri: Uri, mode: String): ParcelFileDescriptor? = null
+    /** `Cursor query(Uri, String[], String, String[], String)`, nullable. */
+    fun query(uri: Uri, projection: Array<String>?, selection: String?, selectionArgs: Array<String>?, sortOrder: String?): Cursor? = null
+}
+
+open class Intent(packageContext: Context, cls: Class<*>) {
+    fun putExtra(name: String, value: String?): Intent = this
+    fun putExtra(name: String, value: Int): Intent = this
+    fun getStringExtra(name: String): String? = null
+    fun getIntExtra(name: String, defaultValue: Int): Int = defaultValue
+    val extras: Bundle? get() = null
+}
+
+open class ClipData {
+    companion object {
+        @JvmStatic fun newPlainText(label: CharSequence?, text: CharSequence?): ClipData = ClipData()
+    }
+}
+
+open class ClipboardManager {
+    fun setPrimaryClip(clip: ClipData) {}
+}

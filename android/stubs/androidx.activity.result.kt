@@ -1,0 +1,5 @@
+package androidx.activity.result
+
+abstract class ActivityResultLauncher<I> {
+    abstract fun launch(input: I)
+}

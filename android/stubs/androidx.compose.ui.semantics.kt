@@ -1,0 +1,16 @@
+// From developer.android.com/reference/kotlin/androidx/compose/ui/semantics/package-summary.
+package androidx.compose.ui.semantics
+
+import androidx.compose.ui.Modifier
+
+interface SemanticsPropertyReceiver
+
+var SemanticsPropertyReceiver.contentDescription: String
+    get() = throw UnsupportedOperationException()
+    set(value) {}
+
+var SemanticsPropertyReceiver.stateDescription: String
+    get() = throw UnsupportedOperationException()
+    set(value) {}
+
+fun Modifier.semantics(mergeDescendants: Boolean = false, properties: SemanticsPropertyReceiver.() -> Unit): Modifier = this
