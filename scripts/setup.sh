@@ -15,6 +15,8 @@ for arg in "$@"; do
     case "$arg" in
     --with-test-tools)
         packages+=(strace xvfb xauth xdotool desktop-file-utils appstream libharfbuzz-bin shellcheck default-jdk-headless)
+        # The GTK app as a screen reader meets it (scripts/test-accessibility.sh).
+        packages+=(dbus at-spi2-core python3-pyatspi)
         # The Android app's checks: aapt2 and framework-res.apk, the NDK's looper header,
         # Android's org.json, arm64 C and C++ headers (scripts/check-android.sh).
         packages+=(aapt android-framework-res android-platform-frameworks-native-headers libandroid-json-java

@@ -76,6 +76,7 @@ step "the front ends' checks catch planted mistakes" "$REPO_ROOT/scripts/test-fr
 step "C core tests" c_core_tests
 step "arm64 row kernels under qemu" "$REPO_ROOT/scripts/check-row-dots-arm64.sh"
 step "Swift tests" swift_tests "$@"
+step "GTK app: every control has an accessible name (AT-SPI)" "$REPO_ROOT/scripts/test-accessibility.sh"
 step "JNI bridge under a Java harness" "$REPO_ROOT/scripts/test-jni.sh"
 step "model pipeline" "$REPO_ROOT/scripts/test-model-pipeline.sh"
 step "benchmark smoke run (tiny model)" bench_smoke

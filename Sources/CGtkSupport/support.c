@@ -63,6 +63,12 @@ void ilotoki_gtk_set_accessible_label(GtkWidget *widget, const char *label) {
     gtk_widget_set_tooltip_text(widget, label);
 }
 
+void ilotoki_gtk_set_accessible_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
+bool ilotoki_gtk_is_toggle_button(GtkWidget *widget) { return GTK_IS_TOGGLE_BUTTON(widget); }
+
 void ilotoki_gtk_install_css(GtkCssProvider *provider) {
     gtk_style_context_add_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(provider),
                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);

@@ -26,6 +26,12 @@ bool ilotoki_gtk_has_font_family(const char *family);
 /** Sets the name a screen reader says for a widget (icon-only buttons). */
 void ilotoki_gtk_set_accessible_label(GtkWidget *widget, const char *label);
 
+/// Sets what a screen reader says after a control's name: its state (the language chosen).
+void ilotoki_gtk_set_accessible_description(GtkWidget *widget, const char *description);
+
+/// Whether the widget is a GtkToggleButton (the button inside a GtkDropDown).
+bool ilotoki_gtk_is_toggle_button(GtkWidget *widget);
+
 /** Installs CSS for the whole display at application priority. */
 void ilotoki_gtk_install_css(GtkCssProvider *provider);
 

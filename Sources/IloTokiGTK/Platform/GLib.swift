@@ -121,6 +121,8 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     }
 
     func accessibleLabel(_ label: String) { ilotoki_gtk_set_accessible_label(self, label) }
+    /// What a screen reader says after the name: the control's state.
+    func accessibleDescription(_ description: String) { ilotoki_gtk_set_accessible_description(self, description) }
 
     /// The widget and everything inside it, depth first.
     var descendants: [Widget] {

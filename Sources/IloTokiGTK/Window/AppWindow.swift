@@ -49,7 +49,7 @@ public final class AppWindow {
         header = Header(
             screen.header, strings: strings, toggleDownload: { [weak self] in self?.perform(.toggleDownload) },
             showPlace: { [weak self] place in self?.show(place) })
-        main = MainPage(strings: strings) { [weak self] action in self?.perform(action) }
+        main = MainPage(screen, strings: strings) { [weak self] action in self?.perform(action) }
 
         gtk_stack_set_transition_type(cast(stack), GTK_STACK_TRANSITION_TYPE_NONE)
         // Each place asks only for its own size: a long list elsewhere must not make the

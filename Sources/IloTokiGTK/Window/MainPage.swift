@@ -20,8 +20,8 @@ final class MainPage {
     let slab: Slab
     let notice: Widget
     private let perform: @MainActor (Action) -> Void
-    private let sourceLanguage = LanguageChooser()
-    private let targetLanguage = LanguageChooser()
+    private let sourceLanguage: LanguageChooser
+    private let targetLanguage: LanguageChooser
     private let sourceBuffer: UnsafeMutablePointer<GtkTextBuffer>
     private let samples: Widget
     private let samplesScroll: Widget
@@ -29,9 +29,14 @@ final class MainPage {
     private var syncingSource = false
     private var shownSamples: [String] = []
 
-    /// - Parameter perform: performs an action of the page's controls (the window's `perform`).
-    init(strings: UIStrings, perform: @escaping @MainActor (Action) -> Void) {
+    /// - Parameters:
+    ///   - screen: what the page shows first (the languages its choosers offer).
+    ///   - perform: performs an action of the page's controls (the window's `perform`).
+    init(_ screen: MainScreen, strings: UIStrings, perform: @escaping @MainActor (Action) -> Void) {
         self.perform = perform
+        let choices = screen.source.languageChoices.isEmpty ? screen.target.languageChoices : screen.source.languageChoices
+        sourceLanguage = LanguageChooser(choices: choices)
+        targetLanguage = LanguageChooser(choices: choices)
         sourcePill = Pill { perform(.flipScript) }
         targetPill = Pill { perform(.flipScript) }
         sourceView = gtk_text_view_new()
@@ -40,7 +45,7 @@ final class MainPage {
         gtk_text_view_set_accepts_tab(cast(sourceView), 0)
         sourceView.addClass("plate-text")
         sourceView.expand(horizontally: true, vertically: true)
-        sourceView.accessibleLabel(strings[.sourceTextLabel])
+        sourceView.accessibleLabel(screen.source.textLabel)
         samples = gtk_flow_box_new()
         gtk_flow_box_set_selection_mode(cast(samples), GTK_SELECTION_NONE)
         gtk_flow_box_set_max_children_per_line(cast(samples), 2)
@@ -48,8 +53,8 @@ final class MainPage {
         gtk_label_set_selectable(cast(targetLabel), 1)
         gtk_widget_set_valign(targetLabel, GTK_ALIGN_START)
         targetLabel.expand(horizontally: true, vertically: true)
-        copyButton = IconButton(.copy, label: strings[.copy], flat: true) { perform(.copy) }
-        knob = SwapKnob(label: strings[.swap]) { perform(.swap) }
+        copyButton = IconButton(.copy, label: screen.copyLabel, flat: true) { perform(.copy) }
+        knob = SwapKnob(label: screen.swapLabel) { perform(.swap) }
         slab = Slab { perform(.pressSlab) }
         notice = label("", classes: ["quiet"])
         notice.margins(0, 16, 8, 16)
@@ -130,9 +135,11 @@ final class MainPage {
             gtk_text_buffer_set_text(sourceBuffer, screen.source.text, -1)
             syncingSource = false
         }
-        for (pill, title) in [(sourcePill, screen.source.pill), (targetPill, screen.target.pill)] {
-            pill.widget.setVisible(title != nil)
-            if let title { pill.setTitle(title) }
+        for (pill, plate) in [(sourcePill, screen.source), (targetPill, screen.target)] {
+            pill.widget.setVisible(plate.pill != nil)
+            if let title = plate.pill { pill.setTitle(title) }
+            pill.widget.accessibleLabel(plate.pillLabel)
+            pill.widget.accessibleDescription(plate.scriptName)
         }
         sourceView.setClass("sitelen", screen.source.inSitelenPona)
         targetLabel.setClass("sitelen", screen.target.inSitelenPona)
