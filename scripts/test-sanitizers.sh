@@ -38,7 +38,7 @@ c_core() {
 
 swift_suites() {
     # The suites whose code has threads of its own or shares files between processes.
-    local filter='IloTokiLLMTests|IloTokiEngineLiveTests|ModelDownloaderTests|DownloadEventOrderTests|SharedFilesTests|ModelStoreTests|TranslatorModelTests|LockedTests'
+    local filter='IloTokiLLMTests|IloTokiEngineLiveTests|ModelDownloaderTests|DownloadEventOrderTests|SharedFilesTests|ModelStoreTests|TranslatorModelTests|ActionTests|LockedTests'
     log "Swift suites under ThreadSanitizer ($filter)"
     swift build --sanitize=thread --build-tests --scratch-path "$BUILD_DIR/tsan"
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" \

@@ -171,7 +171,11 @@ final class Pages {
                     self?.redraw(.models)
                 }
             }))
-        append(adding, rowButton(page.addTitle) { [weak self] in self?.chooseModelFile() })
+        if page.isImporting {
+            append(adding, label(page.addTitle, classes: ["quiet"]))  // the file is being copied and checked
+        } else {
+            append(adding, rowButton(page.addTitle) { [weak self] in self?.chooseModelFile() })
+        }
         if let addError { append(adding, label(addError, classes: ["quiet"])) }
         append(list, adding)
     }
