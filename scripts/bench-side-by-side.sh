@@ -2,7 +2,8 @@
 # Runs llama.cpp's own llama-bench and `ilotoki bench` on the same GGUF file and thread
 # counts, alternately, for several rounds, and prints our decode and prefill speed as a ratio
 # of llama-bench's (medians of the rounds, with the spread), with each output head: llama.cpp's
-# full head and the trimmed one (the default), overall and per target language.
+# full head, the trimmed one, and auto (the default: the first prompts measure both, then the
+# faster is used; its choice and figures are printed), overall and per target language.
 #
 #   scripts/bench-side-by-side.sh [--model FILE] [--threads "1 2"] [--rounds 5] [--max-tokens 32]
 #
@@ -55,7 +56,7 @@ for round in $(seq "$rounds"); do
             "$llama_bench" -m "$model" -t "$t" -p 0 -n "$max_tokens" -d "$prompt_length" -r 1 -o json 2>/dev/null >"$work/llama-tg-$t-$round.json"
         }
         run_ours() {
-            for head in full trimmed; do
+            for head in full trimmed auto; do
                 "$ilotoki" bench --model "$model" --threads "$t" --max-tokens "$max_tokens" --head "$head" --json \
                     >"$work/ours-$head-$t-$round.json"
             done
@@ -99,7 +100,7 @@ per_target = {}
 for t in threads:
     pp = [llama_prefill(load(f"llama-pp-{t}-{r}.json")) for r in range(1, rounds + 1)]
     tg = [load(f"llama-tg-{t}-{r}.json")[0]["avg_ts"] for r in range(1, rounds + 1)]
-    for head in ("full", "trimmed"):
+    for head in ("full", "trimmed", "auto"):
         ours = [load(f"ours-{head}-{t}-{r}.json") for r in range(1, rounds + 1)]
         prefill = [o["runs"][0]["prefillTokensPerSecond"] for o in ours]
         decode = [o["runs"][0]["decodeTokensPerSecond"] for o in ours]
@@ -121,6 +122,9 @@ for t in threads:
               f"  {spread(tg)}   {spread(decode)}   {statistics.median(decode) / statistics.median(tg):5.3f}   {head} head"
               + ("   ← performance_core_count()" if chosen else ""))
         print(f"          ilotoki peak anonymous RSS (beyond the mapped model), {head} head: {anon:.1f} MiB")
+        if head == "auto":
+            choices = [o["runs"][0]["headChoice"] or "undecided" for o in ours]
+            print(f"          auto chose, round by round: {', '.join(choices)}; the first: {ours[0]['runs'][0]['headReason']}")
 print()
 print("trimmed head, decode per target language as a ratio of llama-bench's tg (median of the rounds):")
 print("(rows: the target's own set, — where every prompt left it; those went on with the four languages' rows: widened)")

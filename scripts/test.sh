@@ -39,6 +39,7 @@ c_core_tests() {
         build/llm/bin/output_rows_test &&
         build/llm/bin/row_dots_test &&
         build/llm/bin/argmax_test &&
+        build/llm/bin/trimmed_decision_test &&
         build/llm/bin/c_api_test build/test-models
 }
 

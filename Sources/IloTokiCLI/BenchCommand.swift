@@ -17,7 +17,9 @@ struct BenchCommand {
             OptionSpec("--to", .required("LANG"), help: "Run only the prompts into this language (tok, en, ru or vi)."),
             OptionSpec("--selection", .required("KIND"), help: "argmax (default), greedy (llama.cpp's sampler) or chain (top-k/top-p/temperature)."),
             OptionSpec("--logits-all", help: "Request logits for every prompt token, not only the last."),
-            OptionSpec("--head", .required("HEAD"), help: "trimmed (default: only the target language's rows, checked) or full (llama.cpp's)."),
+            OptionSpec(
+                "--head", .required("HEAD"),
+                help: "auto (default: the first prompts alternate the heads, then the faster is used), trimmed (only the target language's rows, checked) or full (llama.cpp's)."),
             OptionSpec("--json", help: "Write the figures as JSON."),
         ],
         details: """
@@ -44,6 +46,8 @@ struct BenchCommand {
         let decodeTokensPerSecond: Double
         let majorPageFaults: Int
         let targetLanguage: String
+        /// The head this prompt used ("trimmed" or "full").
+        let head: String
         let tokens: [Int32]
         let headRows: Int
         let headChecks: Int
@@ -71,6 +75,12 @@ struct BenchCommand {
         let headFullSteps: Int
         let headFellBack: Int
         let headWidened: Int
+        /// The head chosen (with `--head auto`, after the first prompts measured both), and why.
+        let headChoice: String?
+        let headReason: String
+        /// Milliseconds per decoded token of each head while measuring (`--head auto`).
+        let trimmedMsPerToken: Double?
+        let fullMsPerToken: Double?
     }
 
     struct Report: Codable {
@@ -136,15 +146,20 @@ struct BenchCommand {
             kernel = engine.info.trimmedHeadKernel
             // Warm up: pages in, compute buffers allocated, caches hot, every direction's rows known.
             for direction in TranslationDirection.all {
-                _ = try await generate(
-                    engine, format.translationPrompt(for: "toki!", direction: direction), maxTokens: 4, selection: selection, head: head)
+                for warm in head.heads {
+                    _ = try await generate(
+                        engine, format.translationPrompt(for: "toki!", direction: direction), maxTokens: 4, selection: selection, head: warm)
+                }
             }
+            var calibration = head.calibration(trimmable: trimmable, unavailable: engine.info.trimmedHeadUnavailable)
 
             var figures: [PromptFigures] = []
             var peakAnonymous = memory().anonymous
             for (index, prompt) in prompts.enumerated() {
                 let translationPrompt = format.translationPrompt(for: prompt.text, direction: prompt.direction)
-                let stats = try await generate(engine, translationPrompt, maxTokens: maxTokens, selection: selection, head: head)
+                let used = calibration.next
+                let stats = try await generate(engine, translationPrompt, maxTokens: maxTokens, selection: selection, head: used)
+                calibration.record(used, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
                 peakAnonymous = max(peakAnonymous, memory().anonymous)
                 figures.append(
                     PromptFigures(
@@ -153,7 +168,7 @@ struct BenchCommand {
                         firstPieceMs: stats.firstPieceMilliseconds, prefillMs: stats.prefillMilliseconds, decodeMs: stats.decodeMilliseconds,
                         selectionMs: stats.selectionMilliseconds, prefillTokensPerSecond: stats.prefillTokensPerSecond,
                         decodeTokensPerSecond: stats.decodeTokensPerSecond, majorPageFaults: stats.majorPageFaults,
-                        targetLanguage: prompt.direction.target.code, tokens: stats.tokens, headRows: stats.head.rows,
+                        targetLanguage: prompt.direction.target.code, head: used.rawValue, tokens: stats.tokens, headRows: stats.head.rows,
                         headChecks: stats.head.checks, headRollbacks: stats.head.rollbacks, headFullSteps: stats.head.fullHeadSteps,
                         headFellBack: stats.head.fellBack, headWidened: stats.head.widened))
                 if !json {
@@ -183,7 +198,9 @@ struct BenchCommand {
                     peakRSSMiB: memory().peak, peakAnonymousRSSMiB: peakAnonymous,
                     headChecks: figures.reduce(0) { $0 + $1.headChecks }, headRollbacks: figures.reduce(0) { $0 + $1.headRollbacks },
                     headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count,
-                    headWidened: figures.filter(\.headWidened).count))
+                    headWidened: figures.filter(\.headWidened).count, headChoice: calibration.choice?.rawValue,
+                    headReason: calibration.choice == nil ? "still measuring after \(figures.count) prompts" : calibration.reason,
+                    trimmedMsPerToken: calibration.trimmed.millisecondsPerToken, fullMsPerToken: calibration.full.millisecondsPerToken))
         }
 
         let report = Report(
@@ -216,12 +233,12 @@ struct BenchCommand {
     private func summary(_ report: Report) -> String {
         var text = "\n\(report.description) (\(ByteSize.text(report.modelBytes))), llama.cpp \(report.backend)\n"
         text += "\(report.runs.first?.prompts.count ?? 0) prompts, up to \(report.maxTokens) tokens each, selection \(report.selection), "
-        if report.head == "trimmed" && !report.trimmedHeadAvailable {
+        if report.head != "full" && !report.trimmedHeadAvailable {
             text += "full head (this model's cannot be trimmed)\n\n"
-        } else if report.head == "trimmed" {
-            text += "trimmed head (check kernel: \(report.trimmedHeadKernel))\n\n"
+        } else if report.head != "full" {
+            text += "\(report.head) head (trimmed head's check kernel: \(report.trimmedHeadKernel))\n\n"
         } else {
-            text += "\(report.head) head\n\n"
+            text += "full head\n\n"
         }
         text += "threads   load ms   prefill tok/s   decode tok/s (median)   first piece ms (median)   faults   peak RSS / anon MiB\n"
         for run in report.runs {
@@ -230,7 +247,10 @@ struct BenchCommand {
                 format: "%7d %9.0f %15.1f %14.1f (%5.1f) %25.1f %8d %11.1f / %.1f%@\n", run.threads, run.loadMs, run.prefillTokensPerSecond,
                 run.decodeTokensPerSecond, run.medianDecodeTokensPerSecond, run.medianFirstPieceMs, run.majorPageFaults, run.peakRSSMiB,
                 run.peakAnonymousRSSMiB, mark)
-            if report.head == "trimmed" && report.trimmedHeadAvailable {
+            if report.head == "auto" {
+                text += "        head: \(run.headChoice ?? "undecided") (\(run.headReason))\n"
+            }
+            if report.head != "full" && report.trimmedHeadAvailable {
                 text += String(
                     format:
                         "        trimmed head: %d checks, %d rollbacks, %d steps with the full head; of %d prompts, %d widened to the four languages' rows, %d went on with the full head\n",
@@ -242,11 +262,27 @@ struct BenchCommand {
 
     // MARK: - Helpers
 
-    /// The `--head` option's value (`trimmed` when it is not given).
-    static func outputHead(_ value: String?, command: String) throws -> OutputHead {
-        guard let value else { return .trimmed }
-        guard let head = OutputHead(rawValue: value) else {
-            throw UsageError(message: "--head '\(value)': use trimmed or full.", command: command)
+    /// The heads `bench` can run with: one, or both measured (`auto`).
+    enum Head: String {
+        case auto, trimmed, full
+
+        var heads: [OutputHead] { self == .auto ? [.trimmed, .full] : [self == .full ? .full : .trimmed] }
+
+        /// What chooses each prompt's head: the measurement, or the head asked for.
+        func calibration(trimmable: Bool, unavailable: String) -> HeadCalibration {
+            switch self {
+            case .auto: trimmable ? HeadCalibration() : .fixed(.full, because: "the model's head cannot be trimmed (\(unavailable))")
+            case .trimmed: .fixed(.trimmed, because: "chosen (--head trimmed)")
+            case .full: .fixed(.full, because: "chosen (--head full)")
+            }
+        }
+    }
+
+    /// The `--head` option's value (`auto` when it is not given).
+    static func outputHead(_ value: String?, command: String) throws -> Head {
+        guard let value else { return .auto }
+        guard let head = Head(rawValue: value) else {
+            throw UsageError(message: "--head '\(value)': use auto, trimmed or full.", command: command)
         }
         return head
     }

@@ -21,7 +21,8 @@ struct TranslateCommand {
             OptionSpec("--threads", .required("N"), help: "Decoding threads (default: the performance cores)."),
             OptionSpec(
                 "--head", .required("HEAD"),
-                help: "trimmed (default: only the target language's output rows, checked, same output) or full (llama.cpp's)."),
+                help:
+                    "auto (default: whichever is faster here, measured over the first translations and kept), trimmed (only the target language's output rows, checked, same output) or full (llama.cpp's)."),
         ],
         details: """
             Toki Pona is always on one side. Without --from and --to the direction is detected:
@@ -118,11 +119,11 @@ struct TranslateCommand {
         guard model.modelState == .ready else { throw CLIError("The model could not be loaded.") }
     }
 
-    /// The `--head` option's value (`trimmed` when it is not given).
+    /// The `--head` option's value (`auto` when it is not given).
     static func outputHead(_ value: String?) throws -> LiveEngineOptions.Head {
-        guard let value else { return .trimmed }
+        guard let value else { return .auto }
         guard let head = LiveEngineOptions.Head(rawValue: value) else {
-            throw UsageError(message: "--head '\(value)': use trimmed or full.", command: "translate")
+            throw UsageError(message: "--head '\(value)': use auto, trimmed or full.", command: "translate")
         }
         return head
     }

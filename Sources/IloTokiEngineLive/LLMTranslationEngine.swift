@@ -4,25 +4,29 @@ import IloTokiLLM
 /// The translation engine over the llama.cpp core: Core's seam, in Core's own types.
 public final class LLMTranslationEngine: TranslationEngine {
     public let engine: Engine
-    /// The output head translations use (the trimmed one unless a benchmark or a comparison
-    /// asks for llama.cpp's own).
-    public let head: OutputHead
+    /// The output head each translation uses: fixed, or measured on this machine.
+    let heads: HeadChooser
 
-    public init(engine: Engine, head: OutputHead = .trimmed) {
+    init(engine: Engine, heads: HeadChooser) {
         self.engine = engine
-        self.head = head
+        self.heads = heads
     }
 
-    /// Loads a model file off the cooperative thread pool.
-    public static func load(
-        path: String, options: Engine.Options = Engine.Options(), head: OutputHead = .trimmed
-    ) async throws -> LLMTranslationEngine {
-        LLMTranslationEngine(engine: try await Engine.load(path: path, options: options), head: head)
+    /// An engine whose translations all use `head`.
+    public convenience init(engine: Engine, head: OutputHead) {
+        self.init(
+            engine: engine, heads: HeadChooser(policy: head == .full ? .full : .trimmed, info: engine.info, path: "", store: nil))
     }
+
+    /// Where the choice of the output head stands: the head chosen (`nil` while it is being
+    /// measured) and the figures behind it.
+    public var headCalibration: HeadCalibration { heads.state }
 
     public var contextLength: Int { engine.info.contextLength }
 
     public func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<CompletionEvent, Error> {
+        let heads = heads
+        let head = heads.next
         let events = engine.events(
             prompt: prompt.prompt,
             options: GenerationOptions(
@@ -34,7 +38,9 @@ public final class LLMTranslationEngine: TranslationEngine {
                     for try await event in events {
                         switch event {
                         case .piece(let piece): continuation.yield(.piece(piece))
-                        case .finished(let stats): continuation.yield(.finished(CompletionStats(stats)))
+                        case .finished(let stats):
+                            if stats.finishReason != .stopped, stats.finishReason != .error { heads.record(head, stats: stats) }
+                            continuation.yield(.finished(CompletionStats(stats)))
                         }
                     }
                     continuation.finish()

@@ -19,6 +19,10 @@ public enum LiveApp {
         isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }
     ) throws -> TranslatorModel {
         let store = ModelStore(directories: directories, catalog: try ModelCatalog.forEnvironment(environment))
+        var engine = engine
+        if engine.calibrationFile == nil, store.homeProblem == nil {
+            engine.calibrationFile = directories.home.appendingPathComponent("head-calibration.json")
+        }
         return TranslatorModel(
             store: store, engineLoader: LiveEngineLoader(options: engine), endpoint: ModelCatalog.mirror(in: environment),
             isFontInstalled: isFontInstalled)

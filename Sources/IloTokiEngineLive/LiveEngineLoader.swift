@@ -1,3 +1,4 @@
+import Foundation
 import IloTokiCore
 import IloTokiLLM
 
@@ -6,6 +7,9 @@ import IloTokiLLM
 public struct LiveEngineOptions: Equatable, Sendable {
     /// The output head translations use.
     public enum Head: String, CaseIterable, Sendable {
+        /// Whichever of the two is faster on this machine, measured over the first
+        /// translations and kept (`HeadCalibration`): the default.
+        case auto
         /// Only the rows the target language can use, checked against the others: the full
         /// head's output, faster where the check pays.
         case trimmed
@@ -16,10 +20,14 @@ public struct LiveEngineOptions: Equatable, Sendable {
     /// CPU threads for decoding; `nil`: what the engine chooses for this device.
     public var threads: Int?
     public var head: Head
+    /// Where the head's measurements are kept (`head-calibration.json` in the app's
+    /// directory); `nil` measures again at each load.
+    public var calibrationFile: URL?
 
-    public init(threads: Int? = nil, head: Head = .trimmed) {
+    public init(threads: Int? = nil, head: Head = .auto, calibrationFile: URL? = nil) {
         self.threads = threads
         self.head = head
+        self.calibrationFile = calibrationFile
     }
 }
 
@@ -35,8 +43,10 @@ public struct LiveEngineLoader: EngineLoading {
     public func load(path: String) async throws -> any TranslationEngine {
         var engineOptions = Engine.Options()
         engineOptions.threads = options.threads
-        let head: OutputHead = options.head == .full ? .full : .trimmed
-        return try await LLMTranslationEngine.load(path: path, options: engineOptions, head: head)
+        let engine = try await Engine.load(path: path, options: engineOptions)
+        let heads = HeadChooser(
+            policy: options.head, info: engine.info, path: path, store: options.calibrationFile.map(HeadCalibrationStore.init))
+        return LLMTranslationEngine(engine: engine, heads: heads)
     }
 
     public func check(path: String) async throws {

@@ -20,7 +20,7 @@ public enum TokenSelection: Sendable, Equatable {
 }
 
 /// How the output projection onto the vocabulary is computed (see `ilotoki_llm_head`).
-public enum OutputHead: String, Sendable, Equatable, CaseIterable {
+public enum OutputHead: String, Codable, Sendable, Equatable, CaseIterable {
     /// Only the rows the target language can use, checked against the others every few
     /// tokens and rolled back where another row would win: the full head's output, faster.
     /// Models whose head cannot be trimmed use the full head.

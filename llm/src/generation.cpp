@@ -3,6 +3,7 @@
 // through the output filter), until it finishes (end of generation, a limit, a stop
 // sequence, a stop). Every method runs on the generating thread, under the handle's run mutex.
 #include "handle.hpp"
+#include "trimmed_decision.hpp"
 
 #include "argmax.hpp"
 #include "utf8.hpp"
@@ -360,38 +361,34 @@ void ilotoki_llm::step_trimmed() {
 bool ilotoki_llm::settle(bool ran) {
     const auto count = static_cast<int32_t>(pending.size());
     const bool all_exact = std::all_of(pending.begin(), pending.end(), [](const PendingToken &entry) { return entry.exact; });
-    if (!ran && !all_exact) head->check(count);
+    if (!ran && !all_exact) head->check(count, threadpool);
     if (ran || !all_exact) {
         checks_done += 1;
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_checks += 1;
     }
-    int32_t failed = -1;
-    int32_t winner = -1;
-    for (int32_t i = 0; i < count && failed < 0; ++i) {
+    // The decision (trimmed_decision.hpp); what follows only acts on it.
+    std::vector<ilotoki::PendingCheck> checks(static_cast<size_t>(count));
+    for (int32_t i = 0; i < count; ++i) {
         const PendingToken &entry = pending[static_cast<size_t>(i)];
-        if (entry.exact) continue;
-        const ilotoki::RowChoice excluded = head->excluded_choice(i);
-        // An excluded row within the margin might win under llama.cpp's rounding: not settled.
-        if (excluded.row >= 0 && !(excluded.value < entry.value - ilotoki::TrimmedHead::margin(entry.value))) {
-            failed = i;
-            winner = excluded.row;
-        }
+        checks[static_cast<size_t>(i)] = {entry.value, entry.exact, entry.exact ? ilotoki::RowChoice{} : head->excluded_choice(i)};
     }
-    const int32_t settled = failed < 0 ? count : failed;
+    const ilotoki::Settlement decision = ilotoki::settle_pending(
+        checks.data(), count, [this](int32_t row) { return head->can_widen_to(vocab, row); }, rollbacks,
+        ilotoki::kRollbacksBeforeFullHead);
     const size_t first_pending = generated.size() - pending.size();
     std::vector<PendingToken> entries;
     entries.swap(pending);
-    for (int32_t i = 0; i < settled && !finished; ++i) {
+    for (int32_t i = 0; i < decision.settled && !finished; ++i) {
         release(entries[static_cast<size_t>(i)].chosen);
         // The output ended at this token (a stop sequence): the ones after it never count.
         if (finished) keep_generated(first_pending + static_cast<size_t>(i) + 1);
     }
-    if (failed < 0 || finished) return true;
+    if (decision.failed < 0 || finished) return true;
 
     // Roll back to the failed step and take it with the full head.
-    const PendingToken &entry = entries[static_cast<size_t>(failed)];
-    keep_generated(first_pending + static_cast<size_t>(failed));
+    const PendingToken &entry = entries[static_cast<size_t>(decision.failed)];
+    keep_generated(first_pending + static_cast<size_t>(decision.failed));
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_rollbacks += 1;
@@ -400,22 +397,29 @@ bool ilotoki_llm::settle(bool ran) {
     if (token < 0) return false;
     accept(token, 0.0);
     release(token);
-    if (head->widen(vocab, winner)) {
+    switch (decision.next) {
+    case ilotoki::NextRows::Widen: {
         // The output left the target language's rows for another of the four languages'
         // (a copied name, a base model answering in English): go on with their union.
+        head->widen(vocab, decision.winner);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_widened = true;
         stats.head_rows = head->kept_rows();
         return true;
     }
-    rollbacks += 1;
-    if (rollbacks >= ilotoki::kRollbacksBeforeFullHead) {
+    case ilotoki::NextRows::FullHead: {
+        rollbacks += 1;
         // Choices this close to the excluded rows keep failing: the rest with the full head.
         trimming = false;
         hook_head(false);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_fell_back = true;
         stats.head_rows = vocabulary_size;
+        return true;
+    }
+    case ilotoki::NextRows::Same:
+        rollbacks += 1;
+        return true;
     }
     return true;
 }

@@ -7,6 +7,7 @@
 #include "ggml-cpu.h"
 #include "llama.h"
 #include "output_filter.hpp"
+#include "trimmed_decision.hpp"
 #include "trimmed_head.hpp"
 
 #include <sys/resource.h>
@@ -29,8 +30,6 @@ inline constexpr uint32_t kSamplingChainSeed = 1234;
 // then every kCheckEvery tokens (and at once at the end of a line or of the output).
 inline constexpr int32_t kFirstCheck = 4;
 inline constexpr int32_t kCheckEvery = 8;
-// A translation that had to roll back this often goes on with the full head.
-inline constexpr int32_t kRollbacksBeforeFullHead = 2;
 
 using Clock = std::chrono::steady_clock;
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -146,6 +147,7 @@ void AnonymousBlock::reset(size_t bytes) {
 }
 
 TrimmedHead::~TrimmedHead() {
+    if (check_context_ != nullptr) ggml_free(check_context_);
     if (map_ != nullptr) munmap(map_, map_size_);
 }
 
@@ -184,10 +186,14 @@ void TrimmedHead::use_script(const llama_vocab *vocab, OutputScript script) {
     script_set_ = true;
 }
 
-bool TrimmedHead::widen(const llama_vocab *vocab, int32_t row) {
+bool TrimmedHead::can_widen_to(const llama_vocab *vocab, int32_t row) {
     if (script_ == OutputScript::Any) return false;
     const std::vector<int32_t> &wide = rows_of(vocab, OutputScript::Any);
-    if (!std::binary_search(wide.begin(), wide.end(), row)) return false;
+    return std::binary_search(wide.begin(), wide.end(), row);
+}
+
+bool TrimmedHead::widen(const llama_vocab *vocab, int32_t row) {
+    if (!can_widen_to(vocab, row)) return false;
     use_script(vocab, OutputScript::Any);
     return true;
 }
@@ -302,10 +308,44 @@ KeptChoice TrimmedHead::kept_choice() const {
     return total;
 }
 
-void TrimmedHead::check(int32_t count) {
+void TrimmedHead::compute_check(ggml_tensor *, int ith, int nth, void *self) {
+    auto *head = static_cast<TrimmedHead *>(self);
+    if (ith >= head->threads_) return;
+    head->check_part(nullptr, head->check_count_, ith, std::min(nth, head->threads_));
+}
+
+void TrimmedHead::check(int32_t count, ggml_threadpool *pool) {
     count = std::clamp(count, 0, slots_);
     const int32_t saved_slot = slot_;
     slot_ = -1; // every state comes from its slot
+    static const bool spawn = [] {
+        const char *value = std::getenv("ILOTOKI_CHECK_THREADS");
+        return value != nullptr && std::strcmp(value, "spawn") == 0;
+    }();
+    if (pool != nullptr && threads_ > 1 && !spawn) {
+        if (check_graph_ == nullptr) {
+            ggml_init_params params{};
+            params.mem_size = ggml_tensor_overhead() * 2 + ggml_graph_overhead();
+            params.no_alloc = true; // the operation writes nothing into its tensor
+            check_context_ = ggml_init(params);
+            if (check_context_ != nullptr) {
+                ggml_tensor *out = ggml_custom_4d(check_context_, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, &TrimmedHead::compute_check,
+                                                  GGML_N_TASKS_MAX, this);
+                check_graph_ = ggml_new_graph(check_context_);
+                ggml_build_forward_expand(check_graph_, out);
+            }
+        }
+        if (check_graph_ != nullptr) {
+            check_count_ = count;
+            ggml_cplan plan = ggml_graph_plan(check_graph_, threads_, pool);
+            // Every worker must run its share (their partial results are merged), so the
+            // pool's thread count is the check's: a graph that ran on fewer is done again here.
+            if (plan.n_threads == threads_ && plan.work_size == 0 && ggml_graph_compute(check_graph_, &plan) == GGML_STATUS_SUCCESS) {
+                slot_ = saved_slot;
+                return;
+            }
+        }
+    }
     std::vector<std::thread> helpers;
     helpers.reserve(static_cast<size_t>(threads_ - 1));
     for (int ith = 1; ith < threads_; ++ith) helpers.emplace_back([this, count, ith] { check_part(nullptr, count, ith, threads_); });

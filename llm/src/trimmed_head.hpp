@@ -78,6 +78,8 @@ public:
     /// translation into Toki Pona that copies an English name, or a base model that answers in
     /// English, goes on trimmed instead of falling back to llama.cpp's head.
     bool widen(const llama_vocab *vocab, int32_t row);
+    /// Whether `widen` would widen for `row` (the decision asks before the head acts).
+    bool can_widen_to(const llama_vocab *vocab, int32_t row);
 
     int32_t kept_rows() const { return static_cast<int32_t>(kept_.size()); }
     /// Whether trimming the current set is faster than llama.cpp's head: always with a
@@ -104,14 +106,18 @@ public:
     uint64_t runs() const { return runs_.load(std::memory_order_acquire); }
     /// After a decode: the kept rows' choice for the state it computed.
     KeptChoice kept_choice() const;
-    /// Checks slots 0..<count against the excluded rows now, on `threads_` threads.
-    void check(int32_t count);
+    /// Checks slots 0..<count against the excluded rows now, on `threads_` threads: those
+    /// of `pool` (llama.cpp's threadpool, idle between decodes) as a one-operation ggml
+    /// graph, or, with no pool or `ILOTOKI_CHECK_THREADS=spawn` (for comparing), threads
+    /// started for the call.
+    void check(int32_t count, ggml_threadpool *pool);
     /// After a check: the excluded rows' best for `slot`.
     RowChoice excluded_choice(int32_t slot) const;
 
 private:
     TrimmedHead() = default;
     static void compute(ggml_tensor *dst, int ith, int nth, void *self);
+    static void compute_check(ggml_tensor *dst, int ith, int nth, void *self);
     void quantize(const float *hidden, uint8_t *out) const;
     void kept_part(const uint8_t *state, int ith, int nth);
     void check_part(const uint8_t *current, int32_t count, int ith, int nth);
@@ -150,6 +156,10 @@ private:
     bool check_ = false;
     std::atomic<uint64_t> runs_{0};
     std::vector<uint8_t> states_; // slots_ quantized states
+    // The check as a ggml graph of one custom operation, made at the first check.
+    ggml_context *check_context_ = nullptr;
+    ggml_cgraph *check_graph_ = nullptr;
+    int32_t check_count_ = 0;
 
     // Per worker thread: its copy of the quantized state and its partial results.
     struct Worker {

@@ -9,11 +9,11 @@ import Foundation
 #endif
 
 /// Small files written so that a crash or a full disk never leaves half a file behind.
-enum AtomicFile {
+public enum AtomicFile {
     /// Writes `data` to a temporary file beside `url` (user-only permissions), flushes it to
     /// storage, then renames it over `url`.
     /// - Throws: `StoreError.cannotWrite` naming the file.
-    static func replace(_ url: URL, with data: Data) throws {
+    public static func replace(_ url: URL, with data: Data) throws {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

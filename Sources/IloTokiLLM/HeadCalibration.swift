@@ -1,0 +1,101 @@
+import Foundation
+
+/// Chooses the output head on this machine by measuring both: the trimmed head pays where the
+/// check of the excluded rows costs less than the full head's product, which depends on the
+/// CPU's kernels (a VNNI Xeon: 1.33× llama.cpp's decode; an AVX2 EPYC: 0.94×), the model and
+/// the thread count. No list of CPU names decides.
+///
+/// How: the first translations alternate the heads (the trimmed one first), and once each
+/// head has decoded `tokensPerHead` tokens over `runsPerHead` translations, the one with the
+/// fewer milliseconds per decoded token is chosen; the trimmed head must be faster by
+/// `margin`, or the full head (less memory, never slower) is kept. Both heads give the same
+/// tokens, so measuring costs at most the difference over those first translations. The
+/// choice is kept (`LiveEngineLoader` stores it by CPU, model file, build and threads) and
+/// measured again when any of those changes.
+public struct HeadCalibration: Codable, Equatable, Sendable {
+    /// What one head has decoded while measuring.
+    public struct Sample: Codable, Equatable, Sendable {
+        public var runs = 0
+        public var tokens = 0
+        public var milliseconds = 0.0
+
+        public init(runs: Int = 0, tokens: Int = 0, milliseconds: Double = 0) {
+            self.runs = runs
+            self.tokens = tokens
+            self.milliseconds = milliseconds
+        }
+
+        /// Milliseconds per decoded token; `nil` before any.
+        public var millisecondsPerToken: Double? { tokens > 0 ? milliseconds / Double(tokens) : nil }
+    }
+
+    public static let tokensPerHead = 64
+    public static let runsPerHead = 2
+    /// The trimmed head is chosen only when it is at least this much faster.
+    public static let margin = 0.03
+    /// Generations shorter than this say more about their prompt than about the head.
+    public static let shortestRun = 4
+
+    public var trimmed = Sample()
+    public var full = Sample()
+    /// The head chosen; `nil` while measuring.
+    public var choice: OutputHead?
+    /// Why, in words: the figures behind the choice.
+    public var reason = ""
+
+    public init(trimmed: Sample = Sample(), full: Sample = Sample(), choice: OutputHead? = nil, reason: String = "") {
+        self.trimmed = trimmed
+        self.full = full
+        self.choice = choice
+        self.reason = reason
+    }
+
+    /// A choice made without measuring (a model whose head cannot be trimmed).
+    public static func fixed(_ head: OutputHead, because reason: String) -> HeadCalibration {
+        HeadCalibration(choice: head, reason: reason)
+    }
+
+    /// The head the next translation uses: the choice, or while measuring the head that has
+    /// decoded less so far (the trimmed one on a tie).
+    public var next: OutputHead {
+        choice ?? (trimmed.tokens <= full.tokens ? .trimmed : .full)
+    }
+
+    /// Adds what a translation with `head` decoded, and chooses once both heads have enough.
+    public mutating func record(_ head: OutputHead, tokens: Int, milliseconds: Double) {
+        guard choice == nil, tokens >= Self.shortestRun, milliseconds > 0 else { return }
+        switch head {
+        case .trimmed:
+            trimmed.runs += 1
+            trimmed.tokens += tokens
+            trimmed.milliseconds += milliseconds
+        case .full:
+            full.runs += 1
+            full.tokens += tokens
+            full.milliseconds += milliseconds
+        }
+        if let decided = Self.decide(trimmed: trimmed, full: full) {
+            choice = decided
+            reason = Self.describe(trimmed: trimmed, full: full, choice: decided)
+        }
+    }
+
+    /// The decision alone: `nil` until both heads have enough; then the trimmed head if it is
+    /// faster per token by at least `margin`, the full head otherwise.
+    public static func decide(trimmed: Sample, full: Sample) -> OutputHead? {
+        guard trimmed.runs >= runsPerHead, full.runs >= runsPerHead, trimmed.tokens >= tokensPerHead, full.tokens >= tokensPerHead,
+            let fast = trimmed.millisecondsPerToken, let slow = full.millisecondsPerToken
+        else { return nil }
+        return fast <= slow * (1 - margin) ? .trimmed : .full
+    }
+
+    static func describe(trimmed: Sample, full: Sample, choice: OutputHead) -> String {
+        func rate(_ sample: Sample) -> String {
+            String(format: "%.2f ms/token over %d tokens", sample.millisecondsPerToken ?? 0, sample.tokens)
+        }
+        let ratio = (full.millisecondsPerToken ?? 0) / max(trimmed.millisecondsPerToken ?? 1, 1e-9)
+        return "measured: trimmed \(rate(trimmed)), full \(rate(full)); the trimmed head is "
+            + String(format: "%.3f", ratio) + "× as fast, "
+            + (choice == .trimmed ? "so it is used" : "not \(String(format: "%.0f", margin * 100)) % faster, so the full head is used")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import IloTokiCore
+@testable import IloTokiEngineLive
+import IloTokiLLM
+import IloTokiTestSupport
+import Testing
+
+/// The output head chosen by measurement with the real engine: the first translations
+/// alternate the heads, the choice is kept in the app's directory, and the next load uses it
+/// without measuring again.
+@Suite(.serialized, .exclusiveModelUse) struct HeadChoiceTests {
+    static let sentence = "The river runs past the old mill and the children walk to school in the rain."
+
+    func translate(_ engine: LLMTranslationEngine) async throws -> CompletionStats? {
+        let prompt = PromptFormat.sourceTarget.translationPrompt(for: Self.sentence, direction: .englishToTokiPona)
+        var last: CompletionStats?
+        for try await event in engine.complete(prompt, maxTokens: 48) {
+            if case .finished(let stats) = event { last = stats }
+        }
+        return last
+    }
+
+    @Test func theFirstTranslationsMeasureBothHeadsAndTheChoiceIsKept() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let home = TemporaryDirectory("head-choice")
+        let file = home.file("head-calibration.json")
+        let loader = LiveEngineLoader(options: LiveEngineOptions(threads: 2, head: .auto, calibrationFile: file))
+        let engine = try #require(try await loader.load(path: gemma) as? LLMTranslationEngine)
+        var heads: [OutputHead] = []
+        for _ in 0..<24 where engine.headCalibration.choice == nil {
+            heads.append(engine.headCalibration.next)
+            let stats = try #require(try await translate(engine))
+            #expect(stats.decodedTokens >= HeadCalibration.shortestRun, "the sentence is long enough to count")
+        }
+        let chosen = try #require(engine.headCalibration.choice, "no choice after \(heads.count) translations")
+        // Trimmed first, then whichever has decoded less, so both are measured alike.
+        #expect(Array(heads.prefix(2)) == [.trimmed, .full])
+        #expect(heads.filter { $0 == .trimmed }.count >= HeadCalibration.runsPerHead)
+        #expect(heads.filter { $0 == .full }.count >= HeadCalibration.runsPerHead)
+        #expect(engine.headCalibration.trimmed.tokens >= HeadCalibration.tokensPerHead)
+        #expect(engine.headCalibration.full.tokens >= HeadCalibration.tokensPerHead)
+        #expect(engine.headCalibration.reason.hasPrefix("measured: trimmed "))
+        #expect(FileManager.default.fileExists(atPath: file.path))
+
+        // A new load of the same file on the same machine: the choice, without measuring.
+        let again = try #require(try await loader.load(path: gemma) as? LLMTranslationEngine)
+        #expect(again.headCalibration.choice == chosen)
+        #expect(again.headCalibration.next == chosen)
+        print("head chosen on \(CPUName.current): \(chosen.rawValue) (\(engine.headCalibration.reason))")
+    }
+
+    @Test func aHeadAskedForIsUsedAlwaysAndAModelWithoutATrimmableHeadUsesTheFullOne() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let full = try #require(
+            try await LiveEngineLoader(options: LiveEngineOptions(head: .full)).load(path: gemma) as? LLMTranslationEngine)
+        #expect(full.headCalibration.choice == .full)
+        let tiny = try TestModels.require(TestModels.tiny)
+        let untrimmable = try #require(
+            try await LiveEngineLoader(options: LiveEngineOptions(head: .auto)).load(path: tiny) as? LLMTranslationEngine)
+        #expect(untrimmable.headCalibration.choice == .full)
+        #expect(untrimmable.headCalibration.reason.contains("cannot be trimmed"))
+    }
+}
+
+/// The file the head's measurements are kept in: by key, dated, a damaged one measured again.
+@Suite struct HeadCalibrationStoreTests {
+    @Test func aMeasurementIsKeptByKeyForAMonthAndADamagedFileIsMeasuredAgain() throws {
+        let home = TemporaryDirectory("head-store")
+        let store = HeadCalibrationStore(file: home.file("head-calibration.json"))
+        var calibration = HeadCalibration()
+        for _ in 0..<4 { calibration.record(calibration.next, tokens: 40, milliseconds: 800) }
+        #expect(calibration.choice == .full)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        store.save(calibration, for: "cpu | model | build | threads 2", now: start)
+        #expect(store.calibration(for: "cpu | model | build | threads 2", now: start.addingTimeInterval(3600)) == calibration)
+        #expect(store.calibration(for: "another cpu | model | build | threads 2", now: start) == nil)
+        #expect(store.calibration(for: "cpu | model | build | threads 2", now: start.addingTimeInterval(31 * 24 * 3600)) == nil)
+        try Data("not json".utf8).write(to: home.file("head-calibration.json"))
+        #expect(store.calibration(for: "cpu | model | build | threads 2", now: start) == nil)
+    }
+}

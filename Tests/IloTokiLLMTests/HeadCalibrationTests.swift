@@ -1,0 +1,78 @@
+import IloTokiLLM
+import Testing
+
+/// The choice of the output head by measurement (`HeadCalibration`), case by case, and the
+/// CPU's name it is kept under.
+@Suite struct HeadCalibrationTests {
+    typealias Sample = HeadCalibration.Sample
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let trimmed: Sample
+        let full: Sample
+        let choice: OutputHead?
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "nothing measured yet", trimmed: Sample(), full: Sample(), choice: nil),
+        Case(name: "one head measured only", trimmed: Sample(runs: 4, tokens: 200, milliseconds: 4000), full: Sample(), choice: nil),
+        Case(name: "too few runs of one head", trimmed: Sample(runs: 1, tokens: 100, milliseconds: 2000),
+             full: Sample(runs: 2, tokens: 100, milliseconds: 3000), choice: nil),
+        Case(name: "too few tokens of one head", trimmed: Sample(runs: 2, tokens: 40, milliseconds: 800),
+             full: Sample(runs: 2, tokens: 100, milliseconds: 3000), choice: nil),
+        Case(name: "the trimmed head clearly faster (a VNNI Xeon)", trimmed: Sample(runs: 2, tokens: 64, milliseconds: 64 * 15),
+             full: Sample(runs: 2, tokens: 64, milliseconds: 64 * 20), choice: .trimmed),
+        Case(name: "the trimmed head slower (an AVX2 EPYC)", trimmed: Sample(runs: 2, tokens: 64, milliseconds: 64 * 34.2),
+             full: Sample(runs: 2, tokens: 64, milliseconds: 64 * 33.0), choice: .full),
+        Case(name: "the trimmed head faster by less than the margin", trimmed: Sample(runs: 2, tokens: 64, milliseconds: 64 * 19.8),
+             full: Sample(runs: 2, tokens: 64, milliseconds: 64 * 20), choice: .full),
+        Case(name: "the trimmed head faster by exactly the margin", trimmed: Sample(runs: 2, tokens: 100, milliseconds: 100 * 19.4),
+             full: Sample(runs: 2, tokens: 100, milliseconds: 100 * 20), choice: .trimmed),
+        Case(name: "a tie keeps the full head", trimmed: Sample(runs: 3, tokens: 96, milliseconds: 1920),
+             full: Sample(runs: 3, tokens: 96, milliseconds: 1920), choice: .full),
+    ]
+
+    @Test(arguments: cases) func theDecisionFollowsTheFigures(_ c: Case) {
+        #expect(HeadCalibration.decide(trimmed: c.trimmed, full: c.full) == c.choice)
+    }
+
+    @Test func measuringAlternatesTheHeadsThenKeepsTheChoice() {
+        var calibration = HeadCalibration()
+        var used: [OutputHead] = []
+        for _ in 0..<8 {
+            let head = calibration.next
+            used.append(head)
+            // The full head decodes 30 ms a token, the trimmed one 20: the trimmed head wins.
+            calibration.record(head, tokens: 32, milliseconds: head == .trimmed ? 32 * 20 : 32 * 30)
+        }
+        #expect(used == [.trimmed, .full, .trimmed, .full, .trimmed, .trimmed, .trimmed, .trimmed])
+        #expect(calibration.choice == .trimmed)
+        #expect(calibration.reason.contains("1.500×") && calibration.reason.contains("so it is used"), "\(calibration.reason)")
+        // Once chosen, nothing more is recorded.
+        calibration.record(.full, tokens: 1000, milliseconds: 1)
+        #expect(calibration.full.tokens == 64)
+    }
+
+    @Test func shortOrStoppedGenerationsDoNotCount() {
+        var calibration = HeadCalibration()
+        calibration.record(.trimmed, tokens: 2, milliseconds: 40)
+        calibration.record(.trimmed, tokens: 30, milliseconds: 0)
+        #expect(calibration.trimmed == Sample())
+        #expect(calibration.next == .trimmed)
+    }
+
+    @Test func aFixedChoiceIsNeverMeasured() {
+        var calibration = HeadCalibration.fixed(.full, because: "the model's head cannot be trimmed")
+        calibration.record(.trimmed, tokens: 100, milliseconds: 100)
+        #expect(calibration.next == .full && calibration.trimmed == Sample())
+    }
+
+    @Test func theCPUIsNamedAsTheSystemNamesIt() {
+        #expect(CPUName.name(inCPUInfo: "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t: avx2\n") == "AMD EPYC 7B13")
+        #expect(CPUName.name(inCPUInfo: "processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd05\n") == "arm 0x41/0xd05")
+        #expect(CPUName.name(inCPUInfo: "Hardware\t: Qualcomm Technologies, Inc SM8550\n") == "Qualcomm Technologies, Inc SM8550")
+        #expect(CPUName.name(inCPUInfo: "") == "unknown")
+        #expect(!CPUName.current.isEmpty)
+    }
+}
