@@ -121,12 +121,15 @@ static atomic_int extensions_allowed = 1;
 
 static compress_fn chosen_compress(void) {
 #ifdef ILOTOKI_SHA256_X86
-    static int checked = 0, available = 0;
-    if (!checked) {
-        available = cpu_has_sha_extensions();
-        checked = 1;
+    // 0: not asked yet, 1: no, 2: yes. Asked once per process; threads that ask at the same
+    // moment get the same answer, so a race to store it is harmless, but it is atomic.
+    static atomic_int available = 0;
+    int known = atomic_load_explicit(&available, memory_order_acquire);
+    if (known == 0) {
+        known = cpu_has_sha_extensions() ? 2 : 1;
+        atomic_store_explicit(&available, known, memory_order_release);
     }
-    if (available && atomic_load(&extensions_allowed)) return compress_x86;
+    if (known == 2 && atomic_load(&extensions_allowed)) return compress_x86;
 #endif
     return compress_portable;
 }

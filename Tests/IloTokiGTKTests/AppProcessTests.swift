@@ -111,7 +111,8 @@ import Testing
         _ = await waitFor(reportFile, "typed") { $0["source"] == sentence }
         try await xdotool(["key", "ctrl+Return"])
         var shownWhileTranslating: [String] = []
-        let translated = await waitFor(reportFile, "translated") { shown in
+        // A minute: the suites run side by side, and Gemma decodes on a shared core meanwhile.
+        let translated = await waitFor(reportFile, "translated", timeout: .seconds(60)) { shown in
             if shown["translation"] == "translating", let target = shown["target"], !target.isEmpty { shownWhileTranslating.append(target) }
             return shown["translation"] == "done"
         }
