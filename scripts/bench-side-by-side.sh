@@ -5,7 +5,11 @@
 # full head, the trimmed one, and auto (the default: the first prompts measure both, then the
 # faster is used; its choice and figures are printed), overall and per target language.
 #
-#   scripts/bench-side-by-side.sh [--model FILE] [--threads "1 2"] [--rounds 5] [--max-tokens 32]
+#   scripts/bench-side-by-side.sh [--model FILE] [--threads "1 2"] [--rounds 5] [--max-tokens 32] [--avx2]
+#
+# --avx2 measures an x86-64 CPU with AVX2 and no AVX-512 on this one: llama.cpp (ours and
+# llama-bench) built for AVX2 (scripts/build-llm.sh --avx2), and the trimmed head's check on
+# its AVX2 kernel (ILOTOKI_ROW_KERNEL=avx2).
 #
 # Both are built from the same pinned llama.cpp with the same flags, and given the same
 # settings: threads, batch 2048 / ubatch 512, flash attention automatic, the file mapped.
@@ -20,8 +24,10 @@ model="$BUILD_DIR/test-models/$GEMMA_TEST_MODEL_FILE"
 threads="1 2"
 rounds=5
 max_tokens=32
+avx2=false
 while [ $# -gt 0 ]; do
     case "$1" in
+    --avx2) avx2=true; shift ;;
     --model) model=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
@@ -31,14 +37,23 @@ while [ $# -gt 0 ]; do
 done
 
 [ -f "$model" ] || "$REPO_ROOT/scripts/fetch-test-models.sh" >&2
-llama_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-bench)
-swift build -c release --product ilotoki >&2
-ilotoki="$REPO_ROOT/.build/release/ilotoki"
+if [ "$avx2" = true ]; then
+    llama_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-bench --avx2)
+    # Linked into a scratch path of its own, again each time (SwiftPM does not see the archive change).
+    rm -f "$REPO_ROOT/.build-avx2/release/ilotoki"
+    ILOTOKI_LLM_LIB="$BUILD_DIR/llm-avx2/lib" swift build -c release --product ilotoki --scratch-path "$REPO_ROOT/.build-avx2" >&2
+    ilotoki="$REPO_ROOT/.build-avx2/release/ilotoki"
+    export ILOTOKI_ROW_KERNEL=avx2
+else
+    llama_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-bench)
+    swift build -c release --product ilotoki >&2
+    ilotoki="$REPO_ROOT/.build/release/ilotoki"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export ILOTOKI_HOME="$work/home"
 
-log "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+log "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')$([ "$avx2" = true ] && echo ', measured as AVX2 only (llama.cpp built for AVX2, the check on its AVX2 kernel)')"
 log "model: $model; threads: $threads; rounds: $rounds; $max_tokens tokens per prompt"
 
 # Our prompts' lengths, from a short run.

@@ -3,6 +3,7 @@
 # the library the product links, cached beside it, and prints its path:
 #   scripts/build-llama-tool.sh llama-bench      (compared like for like with ilotoki bench)
 #   scripts/build-llama-tool.sh llama-quantize   (the model pipeline's quantization ladder)
+#   scripts/build-llama-tool.sh llama-bench --avx2   (beside build/llm-avx2: any x86-64 with AVX2)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -12,10 +13,16 @@ llama-bench | llama-quantize) ;;
 *) die "build-llama-tool.sh builds llama-bench or llama-quantize, not $tool" ;;
 esac
 
-"$REPO_ROOT/scripts/build-llm.sh" >&2
-source_dir=$(cat "$BUILD_DIR/llm/llama-source-dir")
-llama_dir=$(cat "$BUILD_DIR/llm/llama-build-dir")
-mapfile -t flags <"$BUILD_DIR/llm/llama-cmake-flags"
+variant=llm
+if [ "${2:-}" = --avx2 ]; then
+    variant=llm-avx2
+    "$REPO_ROOT/scripts/build-llm.sh" --avx2 >&2
+else
+    "$REPO_ROOT/scripts/build-llm.sh" >&2
+fi
+source_dir=$(cat "$BUILD_DIR/$variant/llama-source-dir")
+llama_dir=$(cat "$BUILD_DIR/$variant/llama-build-dir")
+mapfile -t flags <"$BUILD_DIR/$variant/llama-cmake-flags"
 # The same flags, but with the tools (and the common library they need) switched on.
 flags=("${flags[@]/-DLLAMA_BUILD_TOOLS=OFF/-DLLAMA_BUILD_TOOLS=ON}")
 flags=("${flags[@]/-DLLAMA_BUILD_COMMON=OFF/-DLLAMA_BUILD_COMMON=ON}")

@@ -56,15 +56,17 @@ if cmp -s "$out/lib/libilotoki_llm.a.tmp" "$out/lib/libilotoki_llm.a"; then
     rm "$out/lib/libilotoki_llm.a.tmp"
 else
     mv "$out/lib/libilotoki_llm.a.tmp" "$out/lib/libilotoki_llm.a"
-    [ "$variant" = native ] || exit 0
     # SwiftPM does not know about this archive, so it would keep binaries linked against the
-    # old one: remove the linked products and it links them again.
-    for product in "$REPO_ROOT"/.build/*/debug/* "$REPO_ROOT"/.build/*/release/*; do
-        case "$product" in
-        *.xctest) rm -rf "$product" ;;
-        *) if [ -f "$product" ] && [ -x "$product" ]; then rm -f "$product"; fi ;;
-        esac
-    done
+    # old one: remove the linked products and it links them again (the AVX2 variant is linked
+    # into a scratch path of its own).
+    if [ "$variant" = native ]; then
+        for product in "$REPO_ROOT"/.build/*/debug/* "$REPO_ROOT"/.build/*/release/*; do
+            case "$product" in
+            *.xctest) rm -rf "$product" ;;
+            *) if [ -f "$product" ] && [ -x "$product" ]; then rm -f "$product"; fi ;;
+            esac
+        done
+    fi
 fi
 cp "$core_dir/output_filter_test" "$core_dir/output_rows_test" "$core_dir/row_dots_test" "$core_dir/row_dots_bench" "$core_dir/argmax_test" "$core_dir/trimmed_decision_test" "$core_dir/c_api_test" "$core_dir/greedy_tokens" "$out/bin/"
 printf '%s\n' "$source_dir" >"$out/llama-source-dir"

@@ -40,6 +40,7 @@ c_core_tests() {
         build/llm/bin/row_dots_test &&
         build/llm/bin/argmax_test &&
         build/llm/bin/trimmed_decision_test &&
+        build/llm/bin/row_dots_bench build/test-models/gemma-3-270m-q4_k_m.gguf &&
         build/llm/bin/c_api_test build/test-models
 }
 

@@ -120,10 +120,26 @@ std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const ll
     head->slots_ = std::max(1, slots);
     head->states_.resize(head->state_bytes_ * static_cast<size_t>(head->slots_));
     head->workers_.resize(static_cast<size_t>(head->threads_));
+    // ILOTOKI_ROW_KERNEL=avx2 (or avx512-vnni, neon-dotprod, vec_dot) runs the check with that
+    // kernel where the CPU has it: for measuring another CPU's path on this one.
+    const char *forced = std::getenv("ILOTOKI_ROW_KERNEL");
+    RowDots::Kernel preferred = RowDots::Kernel::Avx2;
+    bool prefer = false, use_vec_dot = false;
+    if (forced != nullptr) {
+        for (const auto kernel : {RowDots::Kernel::Avx512Vnni, RowDots::Kernel::Avx2, RowDots::Kernel::NeonDot}) {
+            if (std::strcmp(forced, RowDots::kernel_name(kernel)) == 0) {
+                preferred = kernel;
+                prefer = true;
+            }
+        }
+        use_vec_dot = std::strcmp(forced, "vec_dot") == 0;
+    }
     for (auto &worker : head->workers_) {
         worker.state.resize(head->state_bytes_);
         worker.excluded.resize(static_cast<size_t>(head->slots_));
-        if (head->slots_ <= RowDots::kMaxStates) worker.dots = RowDots::make(head->type_, head->embedding_);
+        if (head->slots_ <= RowDots::kMaxStates && !use_vec_dot) {
+            worker.dots = RowDots::make(head->type_, head->embedding_, prefer ? &preferred : nullptr);
+        }
     }
     return head;
 }

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <memory>
 #include <vector>
 
 using ilotoki::RowChoice;
@@ -96,12 +97,17 @@ int main(int argc, char **argv) {
     std::mt19937 random(5);
     std::normal_distribution<float> gaussian(0.0f, 1.0f);
     std::vector<std::vector<uint8_t>> states(RowDots::kMaxStates, std::vector<uint8_t>(row_bytes));
-    auto dots = RowDots::make(GGML_TYPE_Q8_0, embedding);
+    // Every row kernel this CPU can run (an AVX-512 machine runs the AVX2 one too), each timed.
+    std::vector<std::unique_ptr<RowDots>> kernels;
+    for (const auto wanted : {RowDots::Kernel::Avx512Vnni, RowDots::Kernel::Avx2, RowDots::Kernel::NeonDot}) {
+        auto made = RowDots::make(GGML_TYPE_Q8_0, embedding, &wanted);
+        if (made != nullptr && made->kernel() == wanted) kernels.push_back(std::move(made));
+    }
     for (int s = 0; s < RowDots::kMaxStates; ++s) {
         std::vector<float> hidden(static_cast<size_t>(embedding));
         for (auto &value : hidden) value = gaussian(random);
         traits->from_float(hidden.data(), states[static_cast<size_t>(s)].data(), embedding);
-        if (dots != nullptr) dots->set_state(s, states[static_cast<size_t>(s)].data());
+        for (auto &dots : kernels) dots->set_state(s, states[static_cast<size_t>(s)].data());
     }
     std::vector<int32_t> all(static_cast<size_t>(rows));
     for (int32_t r = 0; r < rows; ++r) all[static_cast<size_t>(r)] = r;
@@ -120,9 +126,9 @@ int main(int argc, char **argv) {
             }
         }
     };
-    const auto kernel = [&](const int32_t *ids, size_t count, int state_count) {
+    const auto kernel = [&](const RowDots &dots, const int32_t *ids, size_t count, int state_count) {
         RowChoice best[RowDots::kMaxStates];
-        dots->best_rows(head, row_bytes, ids, count, state_count, best);
+        dots.best_rows(head, row_bytes, ids, count, state_count, best);
         sink = std::max(sink, best[0].value);
     };
     for (size_t at = 0; at < head_bytes; at += 4096) sink += static_cast<float>(head[at] & 1); // pages in
@@ -135,14 +141,13 @@ int main(int argc, char **argv) {
                 median_ms(runs, [&] { vec_dot(all.data(), all.size(), 1); }),
                 median_ms(runs, [&] { vec_dot(all.data(), all.size(), 8); }) / 8,
                 median_ms(runs, [&] { for (int k = 0; k < repeats; ++k) vec_dot(all.data(), cached, 8); }) / 8);
-    if (dots != nullptr) {
+    for (const auto &dots : kernels) {
         std::printf("%-24s %10.2f %10.2f %10.2f\n", RowDots::kernel_name(dots->kernel()),
-                    median_ms(runs, [&] { kernel(all.data(), all.size(), 1); }),
-                    median_ms(runs, [&] { kernel(all.data(), all.size(), 8); }) / 8,
-                    median_ms(runs, [&] { for (int k = 0; k < repeats; ++k) kernel(all.data(), cached, 8); }) / 8);
-    } else {
-        std::printf("this CPU has no row kernel: the check uses ggml's vec_dot\n");
+                    median_ms(runs, [&] { kernel(*dots, all.data(), all.size(), 1); }),
+                    median_ms(runs, [&] { kernel(*dots, all.data(), all.size(), 8); }) / 8,
+                    median_ms(runs, [&] { for (int k = 0; k < repeats; ++k) kernel(*dots, all.data(), cached, 8); }) / 8);
     }
+    if (kernels.empty()) std::printf("this CPU has no row kernel: the check uses ggml's vec_dot\n");
     std::printf("(checksum %g)\n", static_cast<double>(sink));
     munmap(map, static_cast<size_t>(status.st_size));
     return 0;
