@@ -69,33 +69,50 @@ struct HistoryView: View {
         }
         if let note = page.note { Text(note).foregroundStyle(Color(palette.quiet)) }
         if let empty = page.empty { Text(empty).foregroundStyle(Color(palette.quiet)) }
-        ForEach(page.rows) { row in
-            VStack(alignment: .leading, spacing: Tokens.Spacing.hairline) {
-                HStack {
-                    Text(row.meta).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote)).foregroundStyle(Color(palette.quiet))
-                    Spacer()
-                    Button { perform(.setOlin(id: row.id, olin: !row.isOlin)) } label: {
-                        IconShapeView(icon: .named(.olin))
-                            .fill(Color(row.isOlin ? palette.ink : palette.quiet).opacity(row.isOlin ? 1 : 0.35))
-                            .frame(width: 20, height: 20)
-                            .frame(minWidth: Tokens.touchTarget, minHeight: Tokens.touchTarget)
-                    }
-                    .buttonStyle(.plain)
-                    .accessibilityLabel(row.olinLabel)
-                }
-                Text(row.source).font(row.sourceInSitelenPona ? sitelen : .ui(Tokens.TypeSize.body))
-                Text(row.result).font(row.resultInSitelenPona ? sitelen : .ui(Tokens.TypeSize.body)).bold()
+        ForEach(page.days) { day in
+            Text(day.title.uppercased())
+                .font(.ui(Tokens.TypeSize.small, relativeTo: .caption)).bold().tracking(1)
+                .accessibilityAddTraits(.isHeader)
+            ForEach(day.rows) { row in
+                HistoryRowView(row: row, sitelen: sitelen, perform: perform)
             }
-            .padding(Tokens.Spacing.medium)
-            .frame(maxWidth: .infinity, alignment: .leading)
-            .cut(Color(palette.paper))
-            .contentShape(Rectangle())
-            .onTapGesture { perform(.reuse(id: row.id)) }
-            .accessibilityAddTraits(.isButton)
         }
     }
 
     private var sitelen: Font { .sitelenPona(family: model.settings.sitelenPonaFamily(isInstalled: model.isFontInstalled)) }
+}
+
+/// One translation of the history: tap it to put it back on the plates; olin marks it.
+struct HistoryRowView: View {
+    let row: HistoryPage.Row
+    let sitelen: Font
+    let perform: @MainActor (Action) -> Void
+    @Environment(\.palette) private var palette
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: Tokens.Spacing.hairline) {
+            HStack {
+                Text(row.meta).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote)).foregroundStyle(Color(palette.quiet))
+                Spacer()
+                Button { perform(.setOlin(id: row.id, olin: !row.isOlin)) } label: {
+                    IconShapeView(icon: .named(.olin))
+                        .fill(Color(row.isOlin ? palette.ink : palette.quiet).opacity(row.isOlin ? 1 : 0.35))
+                        .frame(width: 20, height: 20)
+                        .frame(minWidth: Tokens.touchTarget, minHeight: Tokens.touchTarget)
+                }
+                .buttonStyle(.plain)
+                .accessibilityLabel(row.olinLabel)
+            }
+            Text(row.source).font(row.sourceInSitelenPona ? sitelen : .ui(Tokens.TypeSize.body))
+            Text(row.result).font(row.resultInSitelenPona ? sitelen : .ui(Tokens.TypeSize.body)).bold()
+        }
+        .padding(Tokens.Spacing.medium)
+        .frame(maxWidth: .infinity, alignment: .leading)
+        .cut(Color(palette.paper))
+        .contentShape(Rectangle())
+        .onTapGesture { perform(.reuse(id: row.id)) }
+        .accessibilityAddTraits(.isButton)
+    }
 }
 
 struct ModelsView: View {

@@ -324,6 +324,32 @@ import Testing
         #expect(HistoryPage(model: model, strings: Self.strings, onlyOlin: false).note == "History is switched off in the settings.")
     }
 
+    @Test func theHistoryIsShownByDayInTheUILanguage() async throws {
+        try install(Self.current)
+        let model = model()
+        await model.launch()
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc
+        let now = Date(timeIntervalSince1970: 1_796_126_400)  // 2026-12-01 12:00 UTC
+        for (hoursAgo, source) in [(75.0, "three days ago"), (26.0, "yesterday"), (13.0, "yesterday night"), (1.0, "this morning")] {
+            let entry = HistoryEntry(
+                direction: .englishToTokiPona, source: source, result: "ok", modelID: "current", date: now.addingTimeInterval(-hoursAgo * 3600))
+            model.preferences.changeHistory { $0.add(entry) }
+        }
+        let page = HistoryPage(model: model, strings: Self.strings, onlyOlin: false, now: now, calendar: calendar)
+        #expect(page.days.map(\.title) == ["Today", "Yesterday", "28 November 2026"])
+        #expect(page.days.map(\.id) == ["2026-12-01", "2026-11-30", "2026-11-28"])
+        #expect(page.days.map { $0.rows.map(\.source) } == [["this morning"], ["yesterday night", "yesterday"], ["three days ago"]])
+        #expect(page.rows.count == 4)
+        #expect(page.days[0].rows[0].meta == "English → toki pona · 11:00")
+        let russian = HistoryPage(model: model, strings: UIStrings(language: .russian), onlyOlin: false, now: now, calendar: calendar)
+        #expect(russian.days.map(\.title).prefix(2) == ["Сегодня", "Вчера"])
+        #expect(russian.days[2].title.contains("ноября"))
+        let vietnamese = HistoryPage(model: model, strings: UIStrings(language: .vietnamese), onlyOlin: false, now: now, calendar: calendar)
+        #expect(vietnamese.days.map(\.title).prefix(2) == ["Hôm nay", "Hôm qua"])
+    }
+
     @Test func theSettingsPage() async {
         let model = model(isFontInstalled: { $0 != "nasin-nanpa" })
         await model.launch()

@@ -13,4 +13,6 @@ var SemanticsPropertyReceiver.stateDescription: String
     get() = throw UnsupportedOperationException()
     set(value) {}
 
+fun SemanticsPropertyReceiver.heading() {}
+
 fun Modifier.semantics(mergeDescendants: Boolean = false, properties: SemanticsPropertyReceiver.() -> Unit): Modifier = this

@@ -14,6 +14,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case scriptLatin, scriptSitelenPona, sitelenFontMissing  // %@ = font family
     case sourceTextLabel, translationLabel, sourceLanguageLabel, targetLanguageLabel, scriptLabel  // what screen readers say
     case history, settings, models, about, back
+    case today, yesterday  // the history's days
     case olin, unOlin, clearHistory, noHistory, historyOff
     case keepHistory, translateAsYouType, theme, themeLight, themeDark, themeSystem, sitelenFont
     case modelInstalled, modelPartial, modelNotInstalled, modelDeprecated, newerModelAvailable, modelMissingFile  // partial: %@ = per cent
@@ -68,6 +69,7 @@ public struct UIStrings: Sendable {
         .sourceTextLabel: "Text to translate", .translationLabel: "Translation", .sourceLanguageLabel: "Language of the text", .targetLanguageLabel: "Language of the translation", .scriptLabel: "Script of the Toki Pona text",
         .sitelenFontMissing: "To see sitelen pona, install a sitelen pona font such as %@ (github.com/ETBCOR/nasin-nanpa).",
         .history: "History", .settings: "Settings", .models: "Models", .about: "About", .back: "Back",
+        .today: "Today", .yesterday: "Yesterday",
         .olin: "Mark as favourite", .unOlin: "Unmark favourite", .clearHistory: "Clear history (favourites stay)",
         .noHistory: "No translations yet.", .historyOff: "History is switched off in the settings.",
         .keepHistory: "Keep history", .translateAsYouType: "Translate as you type", .theme: "Theme",
@@ -103,6 +105,7 @@ public struct UIStrings: Sendable {
         .sourceTextLabel: "Текст для перевода", .translationLabel: "Перевод", .sourceLanguageLabel: "Язык текста", .targetLanguageLabel: "Язык перевода", .scriptLabel: "Письмо текста на токи пона",
         .sitelenFontMissing: "Чтобы видеть sitelen pona, установите шрифт, например %@ (github.com/ETBCOR/nasin-nanpa).",
         .history: "История", .settings: "Настройки", .models: "Модели", .about: "О программе", .back: "Назад",
+        .today: "Сегодня", .yesterday: "Вчера",
         .olin: "В избранное", .unOlin: "Убрать из избранного", .clearHistory: "Очистить историю (избранное останется)",
         .noHistory: "Переводов пока нет.", .historyOff: "История выключена в настройках.",
         .keepHistory: "Сохранять историю", .translateAsYouType: "Переводить при вводе", .theme: "Тема",
@@ -138,6 +141,7 @@ public struct UIStrings: Sendable {
         .sourceTextLabel: "Văn bản cần dịch", .translationLabel: "Bản dịch", .sourceLanguageLabel: "Ngôn ngữ của văn bản", .targetLanguageLabel: "Ngôn ngữ của bản dịch", .scriptLabel: "Chữ viết của văn bản Toki Pona",
         .sitelenFontMissing: "Để xem sitelen pona, hãy cài một phông như %@ (github.com/ETBCOR/nasin-nanpa).",
         .history: "Lịch sử", .settings: "Cài đặt", .models: "Mô hình", .about: "Giới thiệu", .back: "Quay lại",
+        .today: "Hôm nay", .yesterday: "Hôm qua",
         .olin: "Đánh dấu yêu thích", .unOlin: "Bỏ yêu thích", .clearHistory: "Xoá lịch sử (giữ mục yêu thích)",
         .noHistory: "Chưa có bản dịch nào.", .historyOff: "Lịch sử đang tắt trong cài đặt.",
         .keepHistory: "Lưu lịch sử", .translateAsYouType: "Dịch khi đang gõ", .theme: "Giao diện",
@@ -173,6 +177,7 @@ public struct UIStrings: Sendable {
         .sourceTextLabel: "toki tawa ante", .translationLabel: "toki ante", .sourceLanguageLabel: "toki pi sitelen ni", .targetLanguageLabel: "toki pi toki ante", .scriptLabel: "nasin sitelen pi toki pona",
         .sitelenFontMissing: "o kama jo e sitelen pona sama %@ (github.com/ETBCOR/nasin-nanpa).",
         .history: "tenpo pini", .settings: "nasin", .models: "sona ilo", .about: "sona", .back: "o tawa monsi",
+        .today: "tenpo suno ni", .yesterday: "tenpo suno pini",
         .olin: "o olin", .unOlin: "o olin ala", .clearHistory: "o weka e tenpo pini (olin li awen)",
         .noHistory: "toki ante li lon ala.", .historyOff: "tenpo pini li lon ala lon nasin.",
         .keepHistory: "o awen e tenpo pini", .translateAsYouType: "o ante lon tenpo sitelen", .theme: "kule",

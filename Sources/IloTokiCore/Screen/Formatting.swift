@@ -31,6 +31,26 @@ public struct Formatting: Sendable {
         return formatter.string(from: date)
     }
 
+    /// A time of day, short: "08:50".
+    public func time(_ date: Date, timeZone: TimeZone = .current) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: locale)
+        formatter.timeZone = timeZone
+        formatter.dateStyle = .none
+        formatter.timeStyle = .short
+        return formatter.string(from: date)
+    }
+
+    /// A day, in words, as people of the language write it: "28 November 2026".
+    public func day(_ date: Date, timeZone: TimeZone = .current) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: locale)
+        formatter.timeZone = timeZone
+        formatter.dateStyle = .long
+        formatter.timeStyle = .none
+        return formatter.string(from: date)
+    }
+
     /// A duration in milliseconds: "830 ms", "2.4 s".
     public func duration(milliseconds: Double) -> String {
         milliseconds < 1000 ? "\(Int(milliseconds.rounded())) ms" : String(format: "%.1f s", milliseconds / 1000)

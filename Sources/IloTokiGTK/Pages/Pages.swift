@@ -110,7 +110,16 @@ final class Pages {
         if let note = page.note { append(list, padded(label(note, classes: ["quiet"]))) }
         if let empty = page.empty { append(list, padded(label(empty, classes: ["quiet"]))) }
         historyRowTexts = page.rows.map(\.line)
-        for entryRow in page.rows {
+        for day in page.days {
+            let heading = label(day.title.uppercased(), classes: ["language"])
+            heading.margins(12, 16, 4, 16)
+            append(list, heading)
+            buildHistoryRows(day.rows, into: list)
+        }
+    }
+
+    private func buildHistoryRows(_ rows: [HistoryPage.Row], into list: Widget) {
+        for entryRow in rows {
             let holder = card()
             let meta = label(entryRow.meta, classes: ["quiet"])
             meta.expand(horizontally: true, vertically: false)

@@ -122,6 +122,8 @@ enum class UIText(val json: String) {
     MODELS("models"),
     ABOUT("about"),
     BACK("back"),
+    TODAY("today"),
+    YESTERDAY("yesterday"),
     OLIN("olin"),
     UN_OLIN("unOlin"),
     CLEAR_HISTORY("clearHistory"),
@@ -265,7 +267,7 @@ data class HistoryPage(
     val onlyOlin: Boolean,
     val note: String?,
     val empty: String?,
-    val rows: List<HistoryPageRow>,
+    val days: List<HistoryPageDay>,
 ) {
     fun toJson(): JSONObject = JSONObject().apply {
         put("allTitle", allTitle)
@@ -274,7 +276,7 @@ data class HistoryPage(
         put("onlyOlin", onlyOlin)
         if (note != null) put("note", note)
         if (empty != null) put("empty", empty)
-        put("rows", JSONArray(rows.map { it.toJson() }))
+        put("days", JSONArray(days.map { it.toJson() }))
     }
 
     companion object {
@@ -285,6 +287,27 @@ data class HistoryPage(
             onlyOlin = json.getBoolean("onlyOlin"),
             note = if (json.isNull("note")) null else json.getString("note"),
             empty = if (json.isNull("empty")) null else json.getString("empty"),
+            days = json.getJSONArray("days").let { a -> List(a.length()) { i -> HistoryPageDay.from(a.getJSONObject(i)) } },
+        )
+    }
+}
+
+/** Core's `HistoryPage.Day`. */
+data class HistoryPageDay(
+    val id: String,
+    val title: String,
+    val rows: List<HistoryPageRow>,
+) {
+    fun toJson(): JSONObject = JSONObject().apply {
+        put("id", id)
+        put("title", title)
+        put("rows", JSONArray(rows.map { it.toJson() }))
+    }
+
+    companion object {
+        fun from(json: JSONObject) = HistoryPageDay(
+            id = json.getString("id"),
+            title = json.getString("title"),
             rows = json.getJSONArray("rows").let { a -> List(a.length()) { i -> HistoryPageRow.from(a.getJSONObject(i)) } },
         )
     }

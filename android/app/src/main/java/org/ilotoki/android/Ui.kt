@@ -32,6 +32,7 @@ import androidx.compose.ui.Alignment
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.graphics.Color
 import androidx.compose.ui.semantics.contentDescription
+import androidx.compose.ui.semantics.heading
 import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.semantics.stateDescription
 import androidx.compose.ui.text.font.FontWeight
@@ -255,20 +256,27 @@ class Ui(
         }
         page.note?.let { BasicText(it, style = fonts.body(palette, color = palette.quiet)) }
         page.empty?.let { BasicText(it, style = fonts.body(palette, color = palette.quiet)) }
-        for (row in page.rows) {
-            Column(Modifier.fillMaxWidth().cut(palette.paper, palette.ink).clickable { perform(Action.Reuse(row.id)) }
-                .padding(Design.Spacing.MEDIUM.dp)) {
-                Row(verticalAlignment = Alignment.CenterVertically) {
-                    BasicText(row.meta, Modifier.weight(1f), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
-                    Box(Modifier.size(Design.TOUCH_TARGET.dp).clickable { perform(Action.SetOlin(row.id, !row.isOlin)) }
-                        .semantics { contentDescription = row.olinLabel }, contentAlignment = Alignment.Center) {
-                        Icon(IconName.OLIN.json, if (row.isOlin) palette.ink else palette.quiet.copy(alpha = 0.35f), 20.dp)
-                    }
+        for (day in page.days) {
+            BasicText(day.title.uppercase(), style = fonts.body(palette, Design.TypeSize.SMALL).copy(fontWeight = FontWeight.Bold),
+                modifier = Modifier.padding(top = Design.Spacing.SMALL.dp).semantics { heading() })
+            for (row in day.rows) HistoryRow(row)
+        }
+    }
+
+    @Composable
+    private fun HistoryRow(row: HistoryPageRow) {
+        Column(Modifier.fillMaxWidth().cut(palette.paper, palette.ink).clickable { perform(Action.Reuse(row.id)) }
+            .padding(Design.Spacing.MEDIUM.dp)) {
+            Row(verticalAlignment = Alignment.CenterVertically) {
+                BasicText(row.meta, Modifier.weight(1f), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                Box(Modifier.size(Design.TOUCH_TARGET.dp).clickable { perform(Action.SetOlin(row.id, !row.isOlin)) }
+                    .semantics { contentDescription = row.olinLabel }, contentAlignment = Alignment.Center) {
+                    Icon(IconName.OLIN.json, if (row.isOlin) palette.ink else palette.quiet.copy(alpha = 0.35f), 20.dp)
                 }
-                BasicText(row.source, style = if (row.sourceInSitelenPona) fonts.sitelen(palette.ink) else fonts.body(palette))
-                BasicText(row.result, style = if (row.resultInSitelenPona) fonts.sitelen(palette.ink)
-                    else fonts.body(palette).copy(fontWeight = FontWeight.Bold))
             }
+            BasicText(row.source, style = if (row.sourceInSitelenPona) fonts.sitelen(palette.ink) else fonts.body(palette))
+            BasicText(row.result, style = if (row.resultInSitelenPona) fonts.sitelen(palette.ink)
+                else fonts.body(palette).copy(fontWeight = FontWeight.Bold))
         }
     }
 
