@@ -151,7 +151,7 @@ struct BenchCommand {
                         engine, format.translationPrompt(for: "toki!", direction: direction), maxTokens: 4, selection: selection, head: warm)
                 }
             }
-            var calibration = head.calibration(trimmable: trimmable, unavailable: engine.info.trimmedHeadUnavailable)
+            var calibration = HeadCalibration.start(asked: head.asked, info: engine.info)
 
             var figures: [PromptFigures] = []
             var peakAnonymous = memory().anonymous
@@ -266,14 +266,14 @@ struct BenchCommand {
     enum Head: String {
         case auto, trimmed, full
 
-        var heads: [OutputHead] { self == .auto ? [.trimmed, .full] : [self == .full ? .full : .trimmed] }
+        var heads: [OutputHead] { asked.map { [$0] } ?? [.trimmed, .full] }
 
-        /// What chooses each prompt's head: the measurement, or the head asked for.
-        func calibration(trimmable: Bool, unavailable: String) -> HeadCalibration {
+        /// The head asked for; `nil`: measure both.
+        var asked: OutputHead? {
             switch self {
-            case .auto: trimmable ? HeadCalibration() : .fixed(.full, because: "the model's head cannot be trimmed (\(unavailable))")
-            case .trimmed: .fixed(.trimmed, because: "chosen (--head trimmed)")
-            case .full: .fixed(.full, because: "chosen (--head full)")
+            case .auto: nil
+            case .trimmed: .trimmed
+            case .full: .full
             }
         }
     }

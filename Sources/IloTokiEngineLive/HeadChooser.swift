@@ -20,17 +20,15 @@ final class HeadChooser: Sendable {
     init(policy: LiveEngineOptions.Head, info: ModelInfo, path: String, store: HeadCalibrationStore?) {
         key = Self.key(path: path, info: info)
         self.store = store
-        let start: HeadCalibration
-        switch policy {
-        case .trimmed: start = .fixed(.trimmed, because: "chosen (--head trimmed)")
-        case .full: start = .fixed(.full, because: "chosen (--head full)")
-        case .auto:
-            if !info.trimmedHead {
-                start = .fixed(.full, because: "the model's head cannot be trimmed (\(info.trimmedHeadUnavailable))")
-            } else {
-                start = store?.calibration(for: key) ?? HeadCalibration()
+        let asked: OutputHead? =
+            switch policy {
+            case .auto: nil
+            case .trimmed: .trimmed
+            case .full: .full
             }
-        }
+        var start = HeadCalibration.start(asked: asked, info: info)
+        // A measurement kept from an earlier load of this model on this machine.
+        if start.isFresh, let kept = store?.calibration(for: key) { start = kept }
         calibration = Locked(start)
     }
 

@@ -55,6 +55,21 @@ public struct HeadCalibration: Codable, Equatable, Sendable {
         HeadCalibration(choice: head, reason: reason)
     }
 
+    /// Where the choice starts for a loaded model: the head asked for (`nil`: measure), the
+    /// full head for a model whose head cannot be trimmed, or a fresh measurement.
+    public static func start(asked: OutputHead?, info: ModelInfo) -> HeadCalibration {
+        switch asked {
+        case .trimmed?: .fixed(.trimmed, because: "chosen (--head trimmed)")
+        case .full?: .fixed(.full, because: "chosen (--head full)")
+        case nil:
+            info.trimmedHead
+                ? HeadCalibration() : .fixed(.full, because: "the model's head cannot be trimmed (\(info.trimmedHeadUnavailable))")
+        }
+    }
+
+    /// Whether nothing has been measured or chosen yet.
+    public var isFresh: Bool { self == HeadCalibration() }
+
     /// The head the next translation uses: the choice, or while measuring the head that has
     /// decoded less so far (the trimmed one on a tie).
     public var next: OutputHead {
