@@ -24,31 +24,26 @@ public struct Formatting: Sendable {
 
     /// A date and time, short, as people of the language write it.
     public func dateTime(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: locale)
-        formatter.dateStyle = .short
-        formatter.timeStyle = .short
-        return formatter.string(from: date)
+        format(date, date: .short, time: .short, timeZone: .current)
     }
 
     /// A time of day, short: "08:50".
     public func time(_ date: Date, timeZone: TimeZone = .current) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: locale)
-        formatter.timeZone = timeZone
-        formatter.dateStyle = .none
-        formatter.timeStyle = .short
-        return formatter.string(from: date)
+        format(date, date: .none, time: .short, timeZone: timeZone)
     }
 
     /// A day, in words, as people of the language write it: "28 November 2026".
     public func day(_ date: Date, timeZone: TimeZone = .current) -> String {
+        format(date, date: .long, time: .none, timeZone: timeZone)
+    }
+
+    private func format(_ value: Date, date: DateFormatter.Style, time: DateFormatter.Style, timeZone: TimeZone) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: locale)
         formatter.timeZone = timeZone
-        formatter.dateStyle = .long
-        formatter.timeStyle = .none
-        return formatter.string(from: date)
+        formatter.dateStyle = date
+        formatter.timeStyle = time
+        return formatter.string(from: value)
     }
 
     /// A duration in milliseconds: "830 ms", "2.4 s".
