@@ -211,3 +211,25 @@ build_sanitized_core() {
     run_logged "$dir/core-build.log" "building the sanitized llm/" ninja -C "$core"
     printf '%s\n' "$core"
 }
+
+# Writes a Kotlin file that a product of the package prints (the Android app's generated
+# Design.kt and Contract.kt), or with --check fails if the file is not what it prints.
+# Usage: generate_kotlin PRODUCT TARGET WHAT [--check]
+generate_kotlin() {
+    local product=$1 target=$2 what=$3 mode=${4:-} generated
+    swift build --product "$product" >&2
+    generated=$(mktemp)
+    "$(swift build --show-bin-path)/$product" >"$generated" || { rm -f "$generated"; die "$product failed"; }
+    if [ "$mode" = --check ]; then
+        if ! diff -u "$target" "$generated" >&2; then
+            rm -f "$generated"
+            die "$target is not current: run scripts/generate-android-${product#ilotoki-}.sh"
+        fi
+        rm -f "$generated"
+        log "$what are current"
+    else
+        mv "$generated" "$target"
+        chmod 644 "$target"
+        log "wrote $target"
+    fi
+}

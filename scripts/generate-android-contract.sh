@@ -8,15 +8,4 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$REPO_ROOT"
 
-target=android/app/src/main/java/org/ilotoki/android/Contract.kt
-swift build --product ilotoki-contract >&2
-generated=$(mktemp)
-trap 'rm -f "$generated"' EXIT
-"$(swift build --show-bin-path)/ilotoki-contract" >"$generated"
-if [ "${1:-}" = --check ]; then
-    diff -u "$target" "$generated" >&2 || die "$target is not current: run scripts/generate-android-contract.sh"
-    log "the Android contract is current"
-else
-    cp "$generated" "$target"
-    log "wrote $target"
-fi
+generate_kotlin ilotoki-contract android/app/src/main/java/org/ilotoki/android/Contract.kt "the Android contract's types" "${1:-}"
