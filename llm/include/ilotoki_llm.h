@@ -42,6 +42,9 @@ typedef enum ilotoki_llm_status {
     ILOTOKI_LLM_OK = 0,
     /** `next` only: the translation has ended; see `ilotoki_llm_stats.finish_reason`. */
     ILOTOKI_LLM_DONE = 1,
+    /** `next_batch` only: one prompt's translation has ended (its figures:
+        `ilotoki_llm_get_sequence_stats`). */
+    ILOTOKI_LLM_SEQUENCE_DONE = 2,
 
     /** A required argument was NULL or out of range. */
     ILOTOKI_LLM_ERROR_INVALID_ARGUMENT = -1,
@@ -85,8 +88,13 @@ typedef enum ilotoki_llm_finish_reason {
     ILOTOKI_LLM_FINISH_LINE_LIMIT = 4,
     /** `ilotoki_llm_stop` (or `request_stop`) was called. */
     ILOTOKI_LLM_FINISH_STOPPED = 5,
-    /** `next` failed with an error status (llama.cpp could not evaluate the model). */
+    /** `next` failed with an error status (llama.cpp could not evaluate the model), or, in a
+        batch, this prompt could not be started (`ilotoki_llm_sequence_error` says why). */
     ILOTOKI_LLM_FINISH_ERROR = 6,
+    /** The output had become one block of tokens written again and again (a model caught in
+        a loop): at least 4 copies of a block of 1 to 32 tokens, 32 tokens or more in all. What
+        was emitted stays; the loop does not run on to the token limit. */
+    ILOTOKI_LLM_FINISH_REPETITION = 7,
 } ilotoki_llm_finish_reason;
 
 /**
@@ -319,6 +327,98 @@ ilotoki_llm_status ilotoki_llm_start(ilotoki_llm *llm, const char *prompt,
  */
 ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t *piece_len,
                                     char *error, size_t error_len);
+
+/** The most prompts `ilotoki_llm_start_batch` decodes at once. */
+#define ILOTOKI_LLM_MAX_SEQUENCES 16
+
+/**
+ * Starts the translation of several prompts decoded together: up to `sequences` at once in one
+ * evaluation per step, each with a sequence of its own, greedy per sequence. The weights are
+ * read once per step for all of them, which is what makes a paragraph's sentences together
+ * faster than one after the other. Each prompt ends on its own (end of generation, its token
+ * limit, a stop sequence, the line limit, a loop); a finished slot takes the next prompt.
+ * Each prompt's tokens are the ones `start` would give it alone.
+ *
+ * The batch has a context of its own, with one KV cache per sequence (never shared, so no
+ * sequence's sums depend on another's), sized to the prompts: `sequences` times the longest
+ * prompt plus the largest token limit, rounded up to 256. It is kept for later batches and made
+ * again when a batch needs more. llama.cpp's head computes every step (the trimmed head serves
+ * `start`); `params.head` and `params.target_language` are not used.
+ *
+ * Prompts are tokenized here. One that cannot be translated (not UTF-8, empty, longer than the
+ * handle's context) does not fail the call: it ends at once with the finish reason `ERROR`,
+ * and `ilotoki_llm_sequence_error` says why. A running translation or batch is replaced; stops
+ * and tickets work as for `start`.
+ *
+ * Thread safety: as `start`.
+ *
+ * - Parameters:
+ *   - prompts: `count` NUL-terminated UTF-8 prompts; copied, not kept.
+ *   - max_tokens: `count` token limits, one per prompt (0 or less: `params.max_tokens`), or
+ *     NULL for `params.max_tokens` for every prompt.
+ *   - sequences: prompts decoded at once, 1 to `ILOTOKI_LLM_MAX_SEQUENCES` (larger values are
+ *     clamped; 0 or less means 8).
+ *   - params: as for `start` (token limit, line limit, stop sequences, ticket); NULL for the
+ *     defaults. The selection is always greedy.
+ * - Returns: `ILOTOKI_LLM_OK`; `ILOTOKI_LLM_ERROR_INVALID_ARGUMENT` without prompts;
+ *   `ILOTOKI_LLM_ERROR_OUT_OF_MEMORY` when the batch's context cannot be made.
+ */
+ilotoki_llm_status ilotoki_llm_start_batch(ilotoki_llm *llm, const char *const *prompts, size_t count,
+                                           const int32_t *max_tokens, int32_t sequences,
+                                           const ilotoki_llm_start_params *params, char *error, size_t error_len);
+
+/**
+ * Produces the next piece of a batch, tagged with the prompt it belongs to.
+ *
+ * Pieces of one prompt come in order and follow `next`'s rules (complete UTF-8, stop sequences
+ * held back); pieces of different prompts interleave. A prompt's last event is
+ * `ILOTOKI_LLM_SEQUENCE_DONE`.
+ *
+ * - Parameters:
+ *   - prompt_index: receives the index (into `start_batch`'s `prompts`) of the piece or of the
+ *     prompt that ended.
+ *   - piece, piece_len: as for `next` (valid until the next call on the handle).
+ * Thread safety: as `next`.
+ *
+ * - Returns: `ILOTOKI_LLM_OK` with a piece; `ILOTOKI_LLM_SEQUENCE_DONE` when one prompt has
+ *   ended; `ILOTOKI_LLM_DONE` once every prompt has ended and been reported, or at once after
+ *   a stop (every prompt not yet reported then has the finish reason `STOPPED`); or an error
+ *   status, after which every prompt not yet ended has the finish reason `ERROR`.
+ */
+ilotoki_llm_status ilotoki_llm_next_batch(ilotoki_llm *llm, int32_t *prompt_index, const char **piece,
+                                          size_t *piece_len, char *error, size_t error_len);
+
+/**
+ * Copies the figures of one prompt of the current or last batch into `out`: its prompt and
+ * generated tokens, its own prefill, the decode steps it took part in (each step's whole wall
+ * time: the steps are shared), its first piece from `start_batch` on, and its finish reason.
+ * `ilotoki_llm_get_stats` gives the batch's totals (the decode time once per step).
+ *
+ * Thread safety: any thread, also while the batch runs.
+ *
+ * - Returns: `ILOTOKI_LLM_OK`, or `ILOTOKI_LLM_ERROR_INVALID_ARGUMENT` for an index outside
+ *   the batch.
+ */
+ilotoki_llm_status ilotoki_llm_get_sequence_stats(const ilotoki_llm *llm, int32_t prompt_index,
+                                                  ilotoki_llm_stats *out);
+
+/**
+ * Copies the token ids generated so far for one prompt of the batch, as
+ * `ilotoki_llm_generated_tokens` does for a single translation.
+ *
+ * - Returns: the number of tokens (which may exceed `capacity`), or -1 for an index outside
+ *   the batch.
+ */
+int32_t ilotoki_llm_sequence_tokens(const ilotoki_llm *llm, int32_t prompt_index, int32_t *tokens, int32_t capacity);
+
+/**
+ * Why a prompt of the batch ended with the finish reason `ERROR`: the status, with its message
+ * in `error`. `ILOTOKI_LLM_OK` (and an empty message) for a prompt that did not fail.
+ *
+ * Thread safety: any thread, also while the batch runs.
+ */
+ilotoki_llm_status ilotoki_llm_sequence_error(const ilotoki_llm *llm, int32_t prompt_index, char *error,
+                                              size_t error_len);
 
 /**
  * Stops the translation holding the latest ticket (the running one, or the one reserved and

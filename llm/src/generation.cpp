@@ -24,7 +24,8 @@ void ilotoki_llm::finish(ilotoki_llm_finish_reason reason) {
     }
     if (reason == ILOTOKI_LLM_FINISH_STOPPED || reason == ILOTOKI_LLM_FINISH_ERROR) {
         output.discard();
-    } else if (reason == ILOTOKI_LLM_FINISH_END_OF_GENERATION || reason == ILOTOKI_LLM_FINISH_MAX_TOKENS) {
+    } else if (reason == ILOTOKI_LLM_FINISH_END_OF_GENERATION || reason == ILOTOKI_LLM_FINISH_MAX_TOKENS ||
+               reason == ILOTOKI_LLM_FINISH_REPETITION) {
         output.flush();
     }
 }
@@ -101,10 +102,12 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     token_awaiting_decode = false;
     position = 0;
     params = start_params;
+    repetition.reset();
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
         generated.clear();
         stats = {};
+        batch_run.reset();
         started_at = Clock::now();
         page_faults_at_start = major_page_faults_so_far();
     }
@@ -202,7 +205,9 @@ void ilotoki_llm::release(llama_token token) {
         return;
     }
     switch (output.feed(ilotoki::token_text(vocab, token, /*special*/ false))) {
-    case ilotoki::OutputFilter::Outcome::Continue: break;
+    case ilotoki::OutputFilter::Outcome::Continue:
+        if (repetition.add(token)) finish(ILOTOKI_LLM_FINISH_REPETITION);
+        break;
     case ilotoki::OutputFilter::Outcome::StopSequence: finish(ILOTOKI_LLM_FINISH_STOP_SEQUENCE); break;
     case ilotoki::OutputFilter::Outcome::LineLimit: finish(ILOTOKI_LLM_FINISH_LINE_LIMIT); break;
     }

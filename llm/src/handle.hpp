@@ -6,7 +6,9 @@
 
 #include "ggml-cpu.h"
 #include "llama.h"
+#include "batch.hpp"
 #include "output_filter.hpp"
+#include "repetition.hpp"
 #include "trimmed_decision.hpp"
 #include "trimmed_head.hpp"
 
@@ -72,6 +74,7 @@ struct ilotoki_llm {
     int32_t batch_size = 0;
     int32_t threads = 0;
     int32_t vocabulary_size = 0;
+    llama_flash_attn_type flash_attention = LLAMA_FLASH_ATTN_TYPE_AUTO;
     // The trimmed output head, or null (with the reason) when this model's cannot be trimmed.
     std::unique_ptr<ilotoki::TrimmedHead> head;
     std::string head_unavailable;
@@ -121,11 +124,28 @@ struct ilotoki_llm {
     int32_t rollbacks = 0;
     llama_token last_decoded = 0;
     uint64_t head_runs_before = 0;
+    ilotoki::RepetitionGuard repetition;
+
+    // Batches (batch.cpp): a context of their own, one KV cache per sequence, made for the
+    // first batch and again when one needs more sequences or a longer context per sequence.
+    llama_context *batch_context = nullptr;
+    int32_t batch_context_sequences = 0;
+    int32_t batch_context_length = 0; // per sequence
+    int32_t batch_context_tokens = 0; // most tokens per evaluation
+    llama_batch batch_tokens{};
+    bool batch_tokens_allocated = false;
+    // The current (or last) batch; null while a single translation runs.
+    std::unique_ptr<ilotoki::BatchRun> batch_run;
 
     ~ilotoki_llm() {
         if (context != nullptr && head_hooked) llama_set_output_head(context, nullptr, nullptr);
         if (sampler != nullptr) llama_sampler_free(sampler);
         if (batch_allocated) llama_batch_free(batch);
+        if (batch_tokens_allocated) llama_batch_free(batch_tokens);
+        if (batch_context != nullptr) {
+            llama_detach_threadpool(batch_context);
+            llama_free(batch_context);
+        }
         if (context != nullptr) {
             llama_detach_threadpool(context);
             llama_free(context);
@@ -168,4 +188,20 @@ struct ilotoki_llm {
     void start(const char *prompt, const ilotoki_llm_start_params &start_params);
     /// Returns true with a piece in `piece`, or false once the translation has ended.
     bool next();
+
+    // Batches (batch.cpp).
+    enum class BatchStep { Piece, SequenceDone, Done };
+    void start_batch(const char *const *prompts, size_t count, const int32_t *max_tokens, int32_t sequences,
+                     const ilotoki_llm_start_params &start_params);
+    /// The next event of the batch: a piece (in `piece`) or a sequence's end, for `index`.
+    BatchStep next_batch(int32_t &index);
+    /// Ends every sequence of the batch not yet ended, with `reason`.
+    void end_batch(ilotoki_llm_finish_reason reason);
+    void prepare_batch_context(int32_t sequences, int32_t per_sequence, int32_t tokens_per_evaluation);
+    /// Evaluates `count` tokens of one sequence from `at`; false if a stop interrupted it.
+    bool decode_sequence(const llama_token *tokens, int32_t count, int32_t slot, int32_t at);
+    void admit_to_batch(int32_t slot, size_t index);
+    bool step_batch();
+    void release_in_batch(size_t index, llama_token token);
+    void finish_in_batch(size_t index, ilotoki_llm_finish_reason reason);
 };

@@ -140,9 +140,10 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         context_params.n_seq_max = 1;
         context_params.n_threads = llm->threads;
         context_params.n_threads_batch = llm->threads;
-        context_params.flash_attn_type = load.flash_attention < 0   ? LLAMA_FLASH_ATTN_TYPE_AUTO
-                                         : load.flash_attention == 0 ? LLAMA_FLASH_ATTN_TYPE_DISABLED
-                                                                     : LLAMA_FLASH_ATTN_TYPE_ENABLED;
+        llm->flash_attention = load.flash_attention < 0   ? LLAMA_FLASH_ATTN_TYPE_AUTO
+                               : load.flash_attention == 0 ? LLAMA_FLASH_ATTN_TYPE_DISABLED
+                                                           : LLAMA_FLASH_ATTN_TYPE_ENABLED;
+        context_params.flash_attn_type = llm->flash_attention;
         context_params.no_perf = true;
         context_params.abort_callback = &ilotoki_llm::abort_callback;
         context_params.abort_callback_data = llm.get();
@@ -211,6 +212,93 @@ ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t
         *piece_len = llm->piece.size();
         return ILOTOKI_LLM_OK;
     });
+}
+
+ilotoki_llm_status ilotoki_llm_start_batch(ilotoki_llm *llm, const char *const *prompts, size_t count,
+                                           const int32_t *max_tokens, int32_t sequences,
+                                           const ilotoki_llm_start_params *params, char *error, size_t error_len) {
+    return guarded(error, error_len, [&]() -> ilotoki_llm_status {
+        if (llm == nullptr || prompts == nullptr || count == 0) {
+            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_start_batch needs a handle and at least one prompt."};
+        }
+        std::lock_guard<std::mutex> lock(llm->run_mutex);
+        try {
+            llm->start_batch(prompts, count, max_tokens, sequences, params != nullptr ? *params : ilotoki_llm_default_start_params());
+        } catch (...) {
+            std::lock_guard<std::mutex> stats_lock(llm->stats_mutex);
+            llm->batch_run.reset();
+            throw;
+        }
+        return ILOTOKI_LLM_OK;
+    });
+}
+
+ilotoki_llm_status ilotoki_llm_next_batch(ilotoki_llm *llm, int32_t *prompt_index, const char **piece, size_t *piece_len,
+                                          char *error, size_t error_len) {
+    if (piece != nullptr) *piece = nullptr;
+    if (piece_len != nullptr) *piece_len = 0;
+    if (prompt_index != nullptr) *prompt_index = -1;
+    return guarded(error, error_len, [&]() -> ilotoki_llm_status {
+        if (llm == nullptr || prompt_index == nullptr || piece == nullptr || piece_len == nullptr) {
+            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_next_batch needs a handle and output pointers."};
+        }
+        std::lock_guard<std::mutex> lock(llm->run_mutex);
+        if (llm->batch_run == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No batch has been started."};
+        ilotoki_llm::BatchStep step;
+        try {
+            step = llm->next_batch(*prompt_index);
+        } catch (...) {
+            llm->end_batch(ILOTOKI_LLM_FINISH_ERROR);
+            throw;
+        }
+        switch (step) {
+        case ilotoki_llm::BatchStep::Done: return ILOTOKI_LLM_DONE;
+        case ilotoki_llm::BatchStep::SequenceDone: return ILOTOKI_LLM_SEQUENCE_DONE;
+        case ilotoki_llm::BatchStep::Piece: break;
+        }
+        *piece = llm->piece.data();
+        *piece_len = llm->piece.size();
+        return ILOTOKI_LLM_OK;
+    });
+}
+
+ilotoki_llm_status ilotoki_llm_get_sequence_stats(const ilotoki_llm *llm, int32_t prompt_index, ilotoki_llm_stats *out) {
+    if (llm == nullptr || out == nullptr) return ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
+    std::lock_guard<std::mutex> lock(llm->stats_mutex);
+    if (llm->batch_run == nullptr || prompt_index < 0 || static_cast<size_t>(prompt_index) >= llm->batch_run->sequences.size()) {
+        return ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
+    }
+    *out = llm->batch_run->sequences[static_cast<size_t>(prompt_index)].stats;
+    out->head_rows = llm->vocabulary_size;
+    if (out->finish_reason == ILOTOKI_LLM_FINISH_NONE) out->major_page_faults = major_page_faults_so_far() - llm->page_faults_at_start;
+    return ILOTOKI_LLM_OK;
+}
+
+int32_t ilotoki_llm_sequence_tokens(const ilotoki_llm *llm, int32_t prompt_index, int32_t *tokens, int32_t capacity) {
+    if (llm == nullptr) return -1;
+    std::lock_guard<std::mutex> lock(llm->stats_mutex);
+    if (llm->batch_run == nullptr || prompt_index < 0 || static_cast<size_t>(prompt_index) >= llm->batch_run->sequences.size()) {
+        return -1;
+    }
+    const auto &generated = llm->batch_run->sequences[static_cast<size_t>(prompt_index)].generated;
+    const auto count = static_cast<int32_t>(generated.size());
+    if (tokens != nullptr && capacity > 0) {
+        std::memcpy(tokens, generated.data(), sizeof(int32_t) * static_cast<size_t>(std::min(count, capacity)));
+    }
+    return count;
+}
+
+ilotoki_llm_status ilotoki_llm_sequence_error(const ilotoki_llm *llm, int32_t prompt_index, char *error, size_t error_len) {
+    write_error(error, error_len, "");
+    if (llm == nullptr) return ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
+    // Written by start_batch before the batch is published, and never changed after.
+    std::lock_guard<std::mutex> lock(llm->stats_mutex);
+    if (llm->batch_run == nullptr || prompt_index < 0 || static_cast<size_t>(prompt_index) >= llm->batch_run->sequences.size()) {
+        return ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
+    }
+    const auto &sequence = llm->batch_run->sequences[static_cast<size_t>(prompt_index)];
+    write_error(error, error_len, sequence.error);
+    return sequence.error_status;
 }
 
 uint64_t ilotoki_llm_reserve_ticket(ilotoki_llm *llm) {
@@ -347,6 +435,7 @@ const char *ilotoki_llm_status_name(ilotoki_llm_status status) {
     switch (status) {
     case ILOTOKI_LLM_OK: return "ok";
     case ILOTOKI_LLM_DONE: return "done";
+    case ILOTOKI_LLM_SEQUENCE_DONE: return "sequence done";
     case ILOTOKI_LLM_ERROR_INVALID_ARGUMENT: return "invalid argument";
     case ILOTOKI_LLM_ERROR_FILE_NOT_FOUND: return "file not found";
     case ILOTOKI_LLM_ERROR_NOT_A_FILE: return "not a file";
