@@ -40,8 +40,29 @@ c_core_tests() {
         build/llm/bin/row_dots_test &&
         build/llm/bin/argmax_test &&
         build/llm/bin/trimmed_decision_test &&
+        build/llm/bin/repetition_test &&
         build/llm/bin/row_dots_bench build/test-models/gemma-3-270m-q4_k_m.gguf &&
-        build/llm/bin/c_api_test build/test-models
+        build/llm/bin/c_api_test build/test-models &&
+        batch_tokens_match
+}
+
+# Prompts decoded together give the tokens each gives alone (the C API directly; the Swift
+# tests check the 36 benchmark prompts and the streams).
+batch_tokens_match() {
+    local model=build/test-models/gemma-3-270m-q4_k_m.gguf alone together
+    local prompts=("English: Hello!
+Toki Pona:" "Russian: Я тебя люблю.
+English:" "Toki Pona: jan li moku e kili.
+English:" "Vietnamese: Tôi yêu bạn.
+English:" "English: The little child plays in the garden.
+Toki Pona:" "Toki Pona: toki!
+Russian:" "English: I love you.
+Vietnamese:" "Russian: Привет!
+Toki Pona:" "English: Today we go to the big city.
+Russian:")
+    alone=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 32 "${prompts[@]}" 2>/dev/null) || return 1
+    together=$(build/llm/bin/greedy_tokens --batch 8 --threads 2 "$model" 32 "${prompts[@]}" 2>/dev/null) || return 1
+    [ -n "$alone" ] && [ "$alone" = "$together" ] || { echo "batched tokens differ from alone" >&2; return 1; }
 }
 
 swift_tests() {
@@ -53,7 +74,7 @@ swift_tests() {
 bench_smoke() {
     local home
     home=$(mktemp -d)
-    ILOTOKI_HOME="$home" "$(swift build --show-bin-path)/ilotoki" bench --model build/test-models/tiny.gguf --prompts 3 --max-tokens 8 >/dev/null
+    ILOTOKI_HOME="$home" "$(swift build --show-bin-path)/ilotoki" bench --model build/test-models/tiny.gguf --prompts 3 --max-tokens 8 --batch 1,2 >/dev/null
     local status=$?
     rm -rf "$home"
     return $status

@@ -170,6 +170,35 @@ public final class Engine: Sendable {
         stream(prompt: prompt, options: options, piece: { .piece($0) }, finished: { .finished($0) })
     }
 
+    /// Streams the generations of several prompts decoded together (`ilotoki_llm_start_batch`):
+    /// up to `sequences` at once, each prompt's tokens the ones it gives alone, greedy. Each
+    /// prompt's last event is `.finished` or `.failed`; stops, cancellation and supersession
+    /// work as for one generation (after a stop, every prompt not yet ended finishes as stopped).
+    /// - Parameters:
+    ///   - maxTokens: one token limit per prompt (at most `options.maxTokens`), or `nil` for
+    ///     `options.maxTokens` for all.
+    ///   - options: the token limit, line limit and stop sequences for every prompt; the head
+    ///     and selection are not used (llama.cpp's head, greedy).
+    public func batchEvents(
+        prompts: [String], maxTokens: [Int]? = nil, sequences: Int = Engine.defaultSequences,
+        options: GenerationOptions = GenerationOptions()
+    ) -> AsyncThrowingStream<BatchEvent, Error> {
+        let (stream, continuation) = AsyncThrowingStream<BatchEvent, Error>.makeStream()
+        enqueue(continuation) { [self] job, ticket in
+            runBatch(job, ticket: ticket, prompts: prompts, maxTokens: maxTokens, sequences: sequences, options: options, into: continuation)
+        } notStarted: { [self] job in
+            concludeBatch(job, continuation) {
+                for index in prompts.indices { continuation.yield(.finished(index: index, GenerationStats(finishReason: .stopped))) }
+            }
+        }
+        return stream
+    }
+
+    /// Prompts a batch decodes at once unless told otherwise.
+    public static let defaultSequences = 8
+    /// The most prompts a batch decodes at once.
+    public static let maxSequences = Int(ILOTOKI_LLM_MAX_SEQUENCES)
+
     /// Stops the latest generation, at whatever point it is (queued, evaluating the prompt,
     /// generating); its stream ends normally with the finish reason `stopped`, and no piece
     /// follows. Returns at once: it never waits for the model, so a UI thread may call it.
@@ -248,6 +277,23 @@ public final class Engine: Sendable {
         finished: @escaping @Sendable (GenerationStats) -> Element?
     ) -> AsyncThrowingStream<Element, Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, Error>.makeStream()
+        enqueue(continuation) { [self] job, ticket in
+            run(job, ticket: ticket, prompt: prompt, options: options, into: continuation, piece: piece, finished: finished)
+        } notStarted: { [self] job in
+            conclude(job, continuation, started: false, finished: finished)
+        }
+        return stream
+    }
+
+    /// Makes a job the latest (superseding the one before), and queues `body` to run it on the
+    /// engine's queue with a ticket reserved, or `notStarted` when it ended before its turn (or
+    /// the process is ending).
+    @discardableResult
+    private func enqueue<Element: Sendable>(
+        _ continuation: AsyncThrowingStream<Element, Error>.Continuation,
+        body: @escaping @Sendable (Job, UInt64) -> Void,
+        notStarted: @escaping @Sendable (Job) -> Void
+    ) -> Job {
         let job = Job()
         state.withLock { state in
             if let previous = state.latest { previous.end(.superseded) }
@@ -262,9 +308,9 @@ public final class Engine: Sendable {
             self?.cancel(job)
         }
         queue.async {
-            self.run(job, prompt: prompt, options: options, into: continuation, piece: piece, finished: finished)
+            self.runAsJob(job, body: body, notStarted: notStarted)
         }
-        return stream
+        return job
     }
 
     /// Runs wherever the consumer was cancelled (often the main actor): it asks the core to
@@ -276,21 +322,14 @@ public final class Engine: Sendable {
         }
     }
 
-    private func run<Element: Sendable>(
-        _ job: Job,
-        prompt: String,
-        options: GenerationOptions,
-        into continuation: AsyncThrowingStream<Element, Error>.Continuation,
-        piece: (String) -> Element,
-        finished: (GenerationStats) -> Element?
-    ) {
+    private func runAsJob(_ job: Job, body: (Job, UInt64) -> Void, notStarted: (Job) -> Void) {
         guard CoreWork.shared.begin() else {
             // The process is ending (`endAllWork`): nothing starts any more.
             job.end(.stopped)
             state.withLock { state in
                 if state.latest === job { state.latest = nil }
             }
-            conclude(job, continuation, started: false, finished: finished)
+            notStarted(job)
             return
         }
         defer { CoreWork.shared.end() }
@@ -302,19 +341,30 @@ public final class Engine: Sendable {
             state.running = job
             return ilotoki_llm_reserve_ticket(handle.pointer)
         }
-        let mayStart = ticket != nil
         defer {
-            let stats = mayStart ? currentStats() : nil
+            let stats = ticket != nil ? currentStats() : nil
             state.withLock { state in
                 if let stats { state.lastStats = stats }
                 if state.running === job { state.running = nil }
                 if state.latest === job { state.latest = nil }
             }
         }
-        guard mayStart else {
-            conclude(job, continuation, started: false, finished: finished)
+        guard let ticket else {
+            notStarted(job)
             return
         }
+        body(job, ticket)
+    }
+
+    private func run<Element: Sendable>(
+        _ job: Job,
+        ticket: UInt64,
+        prompt: String,
+        options: GenerationOptions,
+        into continuation: AsyncThrowingStream<Element, Error>.Continuation,
+        piece: (String) -> Element,
+        finished: (GenerationStats) -> Element?
+    ) {
         guard !prompt.utf8.contains(0) else {
             continuation.finish(throwing: EngineError(kind: .invalidText, message: "The text contains a NUL character."))
             return
@@ -322,15 +372,7 @@ public final class Engine: Sendable {
 
         var error = [CChar](repeating: 0, count: 1024)
         let startStatus = withCStringArray(options.stopSequences) { stops in
-            var params = ilotoki_llm_default_start_params()
-            params.max_tokens = Int32(clamping: options.maxTokens)
-            params.max_lines = Int32(clamping: options.maxLines ?? 0)
-            params.stop_sequences = stops.baseAddress
-            params.stop_sequence_count = stops.count
-            params.selection = options.selection.cValue
-            params.logits_for_all_prompt_tokens = options.logitsForAllPromptTokens
-            params.ticket = ticket ?? 0
-            params.head = options.head.cValue
+            var params = startParams(options, ticket: ticket, stops: stops)
             guard let target = options.targetLanguage else {
                 return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
             }
@@ -371,6 +413,103 @@ public final class Engine: Sendable {
         conclude(job, continuation, started: true, finished: finished)
     }
 
+    private func startParams(
+        _ options: GenerationOptions, ticket: UInt64, stops: UnsafeBufferPointer<UnsafePointer<CChar>?>
+    ) -> ilotoki_llm_start_params {
+        var params = ilotoki_llm_default_start_params()
+        params.max_tokens = Int32(clamping: options.maxTokens)
+        params.max_lines = Int32(clamping: options.maxLines ?? 0)
+        params.stop_sequences = stops.baseAddress
+        params.stop_sequence_count = stops.count
+        params.selection = options.selection.cValue
+        params.logits_for_all_prompt_tokens = options.logitsForAllPromptTokens
+        params.ticket = ticket
+        params.head = options.head.cValue
+        return params
+    }
+
+    private func runBatch(
+        _ job: Job, ticket: UInt64, prompts: [String], maxTokens: [Int]?, sequences: Int, options: GenerationOptions,
+        into continuation: AsyncThrowingStream<BatchEvent, Error>.Continuation
+    ) {
+        var error = [CChar](repeating: 0, count: 1024)
+        // A prompt with a NUL cannot reach the core whole: it goes as no prompt, which the core
+        // reports as not text, and the message here says why.
+        let limits = (maxTokens ?? []).map { Int32(clamping: $0) }
+        let startStatus = withCStringArray(options.stopSequences) { stops in
+            var params = startParams(options, ticket: ticket, stops: stops)
+            return withCStringArray(prompts.map { $0.utf8.contains(0) ? nil : $0 }) { texts in
+                limits.withUnsafeBufferPointer { limits in
+                    ilotoki_llm_start_batch(
+                        handle.pointer, texts.baseAddress, texts.count, maxTokens == nil ? nil : limits.baseAddress,
+                        Int32(clamping: sequences), &params, &error, error.count)
+                }
+            }
+        }
+        var ended = Set<Int>()
+        func endTheRest(_ reason: FinishReason) {
+            for index in prompts.indices where !ended.contains(index) {
+                var stats = sequenceStats(index)
+                if stats.finishReason != .stopped { stats.finishReason = reason }
+                continuation.yield(.finished(index: index, stats))
+            }
+        }
+        guard startStatus == ILOTOKI_LLM_OK else {
+            if job.endCause != .none {
+                concludeBatch(job, continuation) { endTheRest(.stopped) }
+            } else {
+                continuation.finish(throwing: EngineError(status: startStatus, buffer: error))
+            }
+            return
+        }
+        while true {
+            var index: Int32 = -1
+            var text: UnsafePointer<CChar>?
+            var length = 0
+            let status = ilotoki_llm_next_batch(handle.pointer, &index, &text, &length, &error, error.count)
+            if job.endCause != .none { break }
+            switch status {
+            case ILOTOKI_LLM_OK:
+                let bytes = UnsafeRawBufferPointer(start: text, count: length)
+                continuation.yield(.piece(index: Int(index), String(decoding: bytes, as: UTF8.self)))
+            case ILOTOKI_LLM_SEQUENCE_DONE:
+                let at = Int(index)
+                ended.insert(at)
+                var message = [CChar](repeating: 0, count: 1024)
+                let failure = ilotoki_llm_sequence_error(handle.pointer, index, &message, message.count)
+                if failure == ILOTOKI_LLM_OK {
+                    continuation.yield(.finished(index: at, sequenceStats(at)))
+                } else if prompts[at].utf8.contains(0) {
+                    continuation.yield(.failed(index: at, EngineError(kind: .invalidText, message: "The text contains a NUL character.")))
+                } else {
+                    continuation.yield(.failed(index: at, EngineError(status: failure, buffer: message)))
+                }
+            case ILOTOKI_LLM_DONE:
+                endTheRest(.stopped)
+                continuation.finish()
+                return
+            default:
+                continuation.finish(throwing: EngineError(status: status, buffer: error))
+                return
+            }
+        }
+        concludeBatch(job, continuation) { endTheRest(.stopped) }
+    }
+
+    /// Ends a batch's stream as the job's end cause asks (`finishTheRest` reports the prompts
+    /// not yet ended when it ends normally).
+    private func concludeBatch(
+        _ job: Job, _ continuation: AsyncThrowingStream<BatchEvent, Error>.Continuation, finishTheRest: () -> Void
+    ) {
+        switch job.endCause {
+        case .superseded: continuation.finish(throwing: CancellationError())
+        case .cancelled: continuation.finish()
+        case .none, .stopped:
+            finishTheRest()
+            continuation.finish()
+        }
+    }
+
     /// Ends the stream as the job's end cause asks.
     private func conclude<Element: Sendable>(
         _ job: Job,
@@ -398,7 +537,26 @@ public final class Engine: Sendable {
         let count = ilotoki_llm_generated_tokens(handle.pointer, nil, 0)
         var tokens = [Int32](repeating: 0, count: Int(max(count, 0)))
         if count > 0 { _ = ilotoki_llm_generated_tokens(handle.pointer, &tokens, count) }
-        return GenerationStats(
+        return Self.stats(cStats, tokens: tokens)
+    }
+
+    /// The figures of one prompt of the current batch.
+    private func sequenceStats(_ index: Int) -> GenerationStats {
+        var cStats = ilotoki_llm_stats()
+        guard ilotoki_llm_get_sequence_stats(handle.pointer, Int32(index), &cStats) == ILOTOKI_LLM_OK else {
+            return GenerationStats(finishReason: .stopped)
+        }
+        let count = ilotoki_llm_sequence_tokens(handle.pointer, Int32(index), nil, 0)
+        var tokens = [Int32](repeating: 0, count: Int(max(count, 0)))
+        if count > 0 { _ = ilotoki_llm_sequence_tokens(handle.pointer, Int32(index), &tokens, count) }
+        return Self.stats(cStats, tokens: tokens)
+    }
+
+    /// The batch's totals so far, or the last single generation's figures.
+    public var currentTotals: GenerationStats { currentStats() }
+
+    private static func stats(_ cStats: ilotoki_llm_stats, tokens: [Int32]) -> GenerationStats {
+        GenerationStats(
             promptTokens: Int(cStats.prompt_tokens),
             generatedTokens: Int(cStats.generated_tokens),
             prefillMilliseconds: cStats.prefill_ms,
@@ -418,9 +576,9 @@ public final class Engine: Sendable {
 
 /// Calls `body` with NUL-terminated copies of `strings` that live for the call.
 private func withCStringArray<Result>(
-    _ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> Result
+    _ strings: [String?], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> Result
 ) -> Result {
-    let copies = strings.map { strdup($0) }
+    let copies = strings.map { $0.flatMap { strdup($0) } }
     defer { copies.forEach { free($0) } }
     let pointers = copies.map { UnsafePointer($0) }
     return pointers.withUnsafeBufferPointer(body)

@@ -14,6 +14,8 @@ public enum FinishReason: String, Sendable, Equatable, Codable {
     case stopped
     /// The generation failed (the error says why).
     case error
+    /// The output had become the same few tokens over and over (a model caught in a loop).
+    case repetition
 
     init(_ reason: ilotoki_llm_finish_reason) {
         switch reason {
@@ -22,6 +24,7 @@ public enum FinishReason: String, Sendable, Equatable, Codable {
         case ILOTOKI_LLM_FINISH_STOP_SEQUENCE: self = .stopSequence
         case ILOTOKI_LLM_FINISH_LINE_LIMIT: self = .lineLimit
         case ILOTOKI_LLM_FINISH_ERROR: self = .error
+        case ILOTOKI_LLM_FINISH_REPETITION: self = .repetition
         default: self = .stopped
         }
     }
@@ -109,6 +112,16 @@ public struct HeadStats: Sendable, Equatable {
         self.fellBack = fellBack
         self.widened = widened
     }
+}
+
+/// What a batch's stream carries (`Engine.batchEvents`), each tagged with its prompt's index.
+public enum BatchEvent: Sendable {
+    /// The next piece of the prompt at `index`.
+    case piece(index: Int, String)
+    /// The prompt at `index` ended; its last event.
+    case finished(index: Int, GenerationStats)
+    /// The prompt at `index` could not be started (not text, too long); its last event.
+    case failed(index: Int, EngineError)
 }
 
 /// What a generation stream carries.

@@ -1,0 +1,119 @@
+import Foundation
+import IloTokiLLM
+import IloTokiTestSupport
+import Testing
+
+/// Several prompts decoded together (`Engine.batchEvents`) on Gemma 3 270M: each gives the
+/// tokens it gives alone, a prompt that cannot start fails on its own, a stop ends them all,
+/// and a loop ends early with its own finish reason.
+@Suite(.serialized, .exclusiveModelUse) struct BatchTests {
+    let engine: Engine
+
+    init() throws {
+        engine = try Engine(path: try TestModels.require(TestModels.gemma), options: Engine.Options(threads: 2))
+    }
+
+    static let prompts = [
+        Prompts.englishToTokiPona, Prompts.tokiPonaToEnglish, Prompts.russianToTokiPona, Prompts.vietnameseToTokiPona,
+        "Translate this from English to Russian:\nEnglish: The little child plays in the garden.\nRussian:",
+        "Translate this from Toki Pona to Vietnamese:\nToki Pona: mi olin e sina.\nVietnamese:",
+        "Translate this from English to Toki Pona:\nEnglish: Hello!\nToki Pona:",
+        "Translate this from Russian to English:\nRussian: Сегодня мы едем в большой город.\nEnglish:",
+        "Translate this from English to Vietnamese:\nEnglish: If you want to learn, read the book.\nVietnamese:",
+        "Translate this from Toki Pona to English:\nToki Pona: toki!\nEnglish:",
+    ]
+
+    struct Batch {
+        var pieces: [Int: [String]] = [:]
+        var stats: [Int: GenerationStats] = [:]
+        var failures: [Int: EngineError] = [:]
+        /// The order in which prompts ended.
+        var ends: [Int] = []
+    }
+
+    func run(_ prompts: [String], sequences: Int, maxTokens: Int = 40, stopAfterPieces: Int? = nil) async throws -> Batch {
+        var batch = Batch()
+        var pieces = 0
+        for try await event in engine.batchEvents(prompts: prompts, sequences: sequences, options: GenerationOptions(maxTokens: maxTokens)) {
+            switch event {
+            case .piece(let index, let piece):
+                #expect(batch.stats[index] == nil && batch.failures[index] == nil, "a piece after prompt \(index) ended")
+                batch.pieces[index, default: []].append(piece)
+                pieces += 1
+                if pieces == stopAfterPieces { engine.stop() }
+            case .finished(let index, let stats):
+                batch.stats[index] = stats
+                batch.ends.append(index)
+            case .failed(let index, let error):
+                batch.failures[index] = error
+                batch.ends.append(index)
+            }
+        }
+        return batch
+    }
+
+    @Test func eachPromptGivesTheTokensItGivesAlone() async throws {
+        var alone: [[Int32]] = []
+        for prompt in Self.prompts {
+            alone.append(try await engine.collect(prompt, GenerationOptions(maxTokens: 40, head: .full)).stats.tokens)
+        }
+        for sequences in [1, 3, 8, 16] {
+            let batch = try await run(Self.prompts, sequences: sequences)
+            #expect(batch.failures.isEmpty)
+            #expect(Set(batch.ends) == Set(Self.prompts.indices), "every prompt ends once")
+            for (index, tokens) in alone.enumerated() {
+                #expect(batch.stats[index]?.tokens == tokens, "prompt \(index) in a batch of \(sequences)")
+                // The pieces add up to the tokens' text, as they do alone.
+                let text = (batch.pieces[index] ?? []).joined()
+                #expect(Array(text.utf8) == engine.detokenize(tokens), "prompt \(index) text in a batch of \(sequences)")
+            }
+        }
+        // Decoding together is faster than one by one: the aggregate figures say so.
+        let totals = engine.currentTotals
+        #expect(totals.decodedTokens > 0 && totals.decodeMilliseconds > 0)
+    }
+
+    @Test func aPromptThatCannotStartFailsAloneAndTheOthersGoOn() async throws {
+        let tooLong = "Translate this:\n" + String(repeating: "mi moku e kili. ", count: 700) + "\nEnglish:"
+        let prompts = [Self.prompts[0], "a\0b", Self.prompts[1], tooLong, Self.prompts[2]]
+        let batch = try await run(prompts, sequences: 2)
+        #expect(Set(batch.failures.keys) == [1, 3])
+        #expect(batch.failures[1]?.kind == .invalidText)
+        #expect(batch.failures[3]?.kind == .promptTooLong)
+        #expect(batch.failures[3]?.message.contains("tokens") == true)
+        for index in [0, 2, 4] {
+            #expect(batch.stats[index]?.finishReason == .maxTokens || batch.stats[index]?.finishReason == .endOfGeneration)
+            #expect(batch.stats[index]?.tokens.isEmpty == false)
+        }
+        // The one after a failure starts in its turn: the batch still gives each its own tokens.
+        let alone = try await engine.collect(Self.prompts[1], GenerationOptions(maxTokens: 40, head: .full))
+        #expect(batch.stats[2]?.tokens == alone.stats.tokens)
+    }
+
+    @Test func aStopInTheMiddleEndsEveryPromptAndNothingFollows() async throws {
+        let batch = try await run(Self.prompts, sequences: 4, maxTokens: 64, stopAfterPieces: 12)
+        #expect(Set(batch.stats.keys) == Set(Self.prompts.indices), "every prompt ends with figures")
+        let stopped = batch.stats.values.filter { $0.finishReason == .stopped }
+        #expect(!stopped.isEmpty, "the prompts still running when the stop came end as stopped")
+        let pieces = batch.pieces.values.reduce(0) { $0 + $1.count }
+        #expect(pieces <= 12 + 4, "at most the pieces already on their way follow the stop")
+        // The engine works on afterwards.
+        let after = try await run(Array(Self.prompts.prefix(2)), sequences: 2, maxTokens: 8)
+        #expect(after.stats.values.allSatisfy { $0.finishReason != .stopped })
+    }
+
+    @Test func aLoopEndsEarlyWithItsOwnReason() async throws {
+        // The base model answers this by writing the same labelled line again and again.
+        let looping = try await engine.collect(
+            "English: Hello!\nToki Pona: toki!\nEnglish: Hello!\nToki Pona: toki!\nEnglish: Hello!\nToki Pona:",
+            GenerationOptions(maxTokens: 400, head: .full))
+        #expect(looping.stats.finishReason == .repetition)
+        #expect(looping.stats.generatedTokens < 120, "it stopped at \(looping.stats.generatedTokens) tokens")
+        // The same in a batch, beside a prompt that does not loop.
+        let batch = try await run(
+            ["English: Hello!\nToki Pona: toki!\nEnglish: Hello!\nToki Pona: toki!\nEnglish: Hello!\nToki Pona:", Prompts.englishToTokiPona],
+            sequences: 2, maxTokens: 400)
+        #expect(batch.stats[0]?.finishReason == .repetition)
+        #expect(batch.stats[0]?.tokens == looping.stats.tokens)
+    }
+}
