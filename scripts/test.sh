@@ -62,7 +62,10 @@ Toki Pona:" "English: Today we go to the big city.
 Russian:")
     alone=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 32 "${prompts[@]}" 2>/dev/null) || return 1
     together=$(build/llm/bin/greedy_tokens --batch 8 --threads 2 "$model" 32 "${prompts[@]}" 2>/dev/null) || return 1
-    [ -n "$alone" ] && [ "$alone" = "$together" ] || { echo "batched tokens differ from alone" >&2; return 1; }
+    if [ -z "$alone" ] || [ "$alone" != "$together" ]; then
+        echo "batched tokens differ from alone" >&2
+        return 1
+    fi
 }
 
 swift_tests() {

@@ -191,6 +191,7 @@ struct SettingsView: View {
     // The switches' own state, kept equal to Core's both ways (a toggle needs a binding).
     @State private var keepHistory = true
     @State private var translateAsYouType = false
+    @State private var translateBySentence = true
     @Environment(\.palette) private var palette
 
     var body: some View {
@@ -202,6 +203,11 @@ struct SettingsView: View {
             .onChange(of: page.translateAsYouType.isOn, initial: true) { _, on in translateAsYouType = on }
             .onChange(of: translateAsYouType) { _, on in
                 if on != page.translateAsYouType.isOn { perform(.setTranslateAsYouType(on: on)) }
+            }
+        Toggle(page.translateBySentence.title, isOn: $translateBySentence)
+            .onChange(of: page.translateBySentence.isOn, initial: true) { _, on in translateBySentence = on }
+            .onChange(of: translateBySentence) { _, on in
+                if on != page.translateBySentence.isOn { perform(.setTranslateBySentence(on: on)) }
             }
         Text(page.themeTitle).foregroundStyle(Color(palette.quiet))
         HStack(spacing: Tokens.Spacing.small) {

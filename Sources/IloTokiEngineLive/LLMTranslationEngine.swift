@@ -7,15 +7,17 @@ public final class LLMTranslationEngine: TranslationEngine {
     /// The output head each translation uses: fixed, or measured on this machine.
     let heads: HeadChooser
 
-    init(engine: Engine, heads: HeadChooser) {
+    init(engine: Engine, heads: HeadChooser, sequences: BatchSize = .fitting) {
         self.engine = engine
         self.heads = heads
+        self.sequences = sequences
     }
 
     /// An engine whose translations all use `head`.
-    public convenience init(engine: Engine, head: OutputHead) {
+    public convenience init(engine: Engine, head: OutputHead, sequences: BatchSize = .fitting) {
         self.init(
-            engine: engine, heads: HeadChooser(policy: head == .full ? .full : .trimmed, info: engine.info, path: "", store: nil))
+            engine: engine, heads: HeadChooser(policy: head == .full ? .full : .trimmed, info: engine.info, path: "", store: nil),
+            sequences: sequences)
     }
 
     /// Where the choice of the output head stands: the head chosen (`nil` while it is being
@@ -54,9 +56,70 @@ public final class LLMTranslationEngine: TranslationEngine {
 
     public func tokenCount(of text: String) -> Int? { engine.tokenCount(of: text) }
 
+    /// Sequences decoded at once: what fits in the memory free now (`BatchSize`), or a fixed
+    /// number (the command line's `--batch`).
+    public let sequences: BatchSize
+
+    public var parallelCompletions: Int { sequences.count(available: DeviceMemory.available()) }
+
+    public func completeAll(_ prompts: [TranslationPrompt], maxTokens: [Int]) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+        let count = parallelCompletions
+        // A batch shares its line limit; every chunk the translator makes is one line, which
+        // ends at its first line break, so the union of the prompts' stop sequences (each
+        // beginning with a line break) ends each one where its own would.
+        guard count > 1, prompts.count > 1, Set(prompts.map(\.maxLines)).count == 1, let first = prompts.first else {
+            return completeOneByOne(prompts, maxTokens: maxTokens)
+        }
+        var stops: [String] = []
+        for stop in prompts.flatMap(\.stopSequences) where !stops.contains(stop) { stops.append(stop) }
+        let events = engine.batchEvents(
+            prompts: prompts.map(\.prompt), maxTokens: maxTokens, sequences: count,
+            options: GenerationOptions(maxTokens: maxTokens.max() ?? 512, maxLines: first.maxLines, stopSequences: stops))
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await event in events {
+                        switch event {
+                        case .piece(let index, let piece): continuation.yield(.piece(index: index, piece))
+                        case .finished(let index, let stats): continuation.yield(.finished(index: index, CompletionStats(stats)))
+                        case .failed(let index, let error): continuation.yield(.failed(index: index, error))
+                        }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     public func stopAndWait() async {
         engine.stopAll()
         await engine.waitUntilIdle()
+    }
+}
+
+/// How many sequences a batch decodes at once.
+public enum BatchSize: Equatable, Sendable {
+    /// As many as the memory free now holds, at most `Engine.defaultSequences`.
+    case fitting
+    /// This many (1: one sentence after another).
+    case fixed(Int)
+
+    /// Memory kept free beside a batch, and what each sequence may take: its KV cache and its
+    /// logits (about 5 MiB a sequence for Gemma 3 270M, measured in docs/benchmarks.md, "A
+    /// paragraph at once"; a 1B model's cache is about three times that), with room to spare.
+    static let reserve: Int64 = 256 << 20
+    static let perSequence: Int64 = 32 << 20
+
+    public func count(available: Int64?) -> Int {
+        switch self {
+        case .fixed(let count): return min(max(count, 1), Engine.maxSequences)
+        case .fitting:
+            guard let available else { return Engine.defaultSequences }
+            return Int(min(max((available - Self.reserve) / Self.perSequence, 1), Int64(Engine.defaultSequences)))
+        }
     }
 }
 
@@ -79,6 +142,7 @@ extension CompletionEnd {
         case .lineLimit: self = .lineLimit
         case .stopped: self = .stopped
         case .error: self = .error
+        case .repetition: self = .repetition
         }
     }
 }

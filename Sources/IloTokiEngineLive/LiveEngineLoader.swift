@@ -23,11 +23,14 @@ public struct LiveEngineOptions: Equatable, Sendable {
     /// Where the head's measurements are kept (`head-calibration.json` in the app's
     /// directory); `nil` measures again at each load.
     public var calibrationFile: URL?
+    /// Sentences decoded at once.
+    public var batch: BatchSize
 
-    public init(threads: Int? = nil, head: Head = .auto, calibrationFile: URL? = nil) {
+    public init(threads: Int? = nil, head: Head = .auto, calibrationFile: URL? = nil, batch: BatchSize = .fitting) {
         self.threads = threads
         self.head = head
         self.calibrationFile = calibrationFile
+        self.batch = batch
     }
 }
 
@@ -46,7 +49,7 @@ public struct LiveEngineLoader: EngineLoading {
         let engine = try await Engine.load(path: path, options: engineOptions)
         let heads = HeadChooser(
             policy: options.head, info: engine.info, path: path, store: options.calibrationFile.map(HeadCalibrationStore.init))
-        return LLMTranslationEngine(engine: engine, heads: heads)
+        return LLMTranslationEngine(engine: engine, heads: heads, sequences: options.batch)
     }
 
     public func check(path: String) async throws {

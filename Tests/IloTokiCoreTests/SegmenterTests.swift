@@ -85,3 +85,74 @@ import Testing
         #expect(additions == last)
     }
 }
+
+/// A paragraph's sentences translated together: each streams into its place at once, the
+/// append-only additions stay in reading order, and the final text is the sentences in order
+/// with the paragraph's own spacing.
+@Suite struct ParagraphTranslationTests {
+    static func script(_ source: String) -> [String] {
+        switch source {
+        case "mi moku.": [" I", " eat."]
+        case "sina lape!": [" You", " sleep", "!"]
+        case "ona li kama.": [" It", " comes", " here", "."]
+        default: [" ?"]
+        }
+    }
+
+    @Test func everySentenceFillsInAtOnceAndTheAdditionsStayInOrder() async throws {
+        let engine = ScriptedEngine(parallelCompletions: 8, script: Self.script)
+        let translator = Translator(engine: engine, format: .sourceTarget)
+        var texts: [String] = []
+        var additions = ""
+        var final: TranslationProgress?
+        for try await progress in translator.translate("mi moku. sina lape!  ona li kama.", direction: .tokiPonaToEnglish) {
+            texts.append(progress.text)
+            additions += progress.addition
+            final = progress
+        }
+        #expect(final?.isFinal == true)
+        #expect(final?.text == "I eat. You sleep!  It comes here.")
+        #expect(additions == final?.text)
+        // The second and third sentences show before the first is finished.
+        #expect(Array(texts.prefix(3)) == ["I", "I You", "I You  It"])
+        #expect(engine.prompts.map(\.sourceText) == ["mi moku.", "sina lape!", "ona li kama."])
+    }
+
+    @Test func wholeLinesAreOnePromptEach() async throws {
+        let engine = ScriptedEngine(parallelCompletions: 8) { _ in [" All", " of", " it."] }
+        let translator = Translator(engine: engine, format: .sourceTarget, bySentence: false)
+        var final = ""
+        for try await progress in translator.translate("mi moku. sina lape!\nona li kama.", direction: .tokiPonaToEnglish) {
+            final = progress.text
+        }
+        #expect(engine.prompts.map(\.sourceText) == ["mi moku. sina lape!", "ona li kama."])
+        #expect(final == "All of it.\nAll of it.")
+    }
+
+    @Test func severalTextsTogetherEachEndOnItsOwn() async throws {
+        let engine = ScriptedEngine(parallelCompletions: 4, script: Self.script)
+        let translator = Translator(engine: engine, format: .sourceTarget)
+        var finals: [Int: String] = [:]
+        var failures: [Int] = []
+        let texts = [
+            TextToTranslate("mi moku.", direction: .tokiPonaToEnglish), TextToTranslate("   ", direction: .tokiPonaToEnglish),
+            TextToTranslate("sina lape! ona li kama.", direction: .tokiPonaToEnglish),
+        ]
+        for try await update in translator.translateAll(texts) {
+            switch update {
+            case .progress(let index, let progress): if progress.isFinal { finals[index] = progress.text }
+            case .failed(let index, let error):
+                #expect(error as? TranslationError == .emptyText)
+                failures.append(index)
+            }
+        }
+        #expect(finals == [0: "I eat.", 2: "You sleep! It comes here."])
+        #expect(failures == [1])
+    }
+
+    @Test func eachSentencesOutputIsBoundedByItsLength() {
+        let translator = Translator(engine: ScriptedEngine { _ in [] }, format: .sourceTarget, maxTokens: 512)
+        #expect(translator.tokenLimit(forSourceTokens: 5) == 52)
+        #expect(translator.tokenLimit(forSourceTokens: 200) == 512)
+    }
+}

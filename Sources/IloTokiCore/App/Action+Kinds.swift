@@ -13,7 +13,7 @@ extension Action {
         case toggleDownload, download, acceptLicence, pauseDownload, cancelDownload
         case use, delete, retry, importModel, useFileForSession, useForSession
         case setOlin, removeHistoryEntry, reuse, clearHistory, refresh
-        case setKeepHistory, setTranslateAsYouType, setTheme, setSitelenPonaFont
+        case setKeepHistory, setTranslateAsYouType, setTranslateBySentence, setTheme, setSitelenPonaFont
         case wentToBackground
     }
 
@@ -48,6 +48,7 @@ extension Action {
         case .refresh: .refresh
         case .setKeepHistory: .setKeepHistory
         case .setTranslateAsYouType: .setTranslateAsYouType
+        case .setTranslateBySentence: .setTranslateBySentence
         case .setTheme: .setTheme
         case .setSitelenPonaFont: .setSitelenPonaFont
         case .wentToBackground: .wentToBackground
@@ -87,6 +88,7 @@ extension Action {
         case .refresh: .refresh
         case .setKeepHistory: .setKeepHistory(on: false)
         case .setTranslateAsYouType: .setTranslateAsYouType(on: true)
+        case .setTranslateBySentence: .setTranslateBySentence(on: false)
         case .setTheme: .setTheme(theme: .dark)
         case .setSitelenPonaFont: .setSitelenPonaFont(family: "nasin-nanpa")
         case .wentToBackground: .wentToBackground

@@ -78,6 +78,8 @@ public enum Action: Codable, Equatable, Hashable, Sendable {
 
     case setKeepHistory(on: Bool)
     case setTranslateAsYouType(on: Bool)
+    /// Each sentence on its own (on), or each line whole (off).
+    case setTranslateBySentence(on: Bool)
     case setTheme(theme: AppSettings.Theme)
     /// The font field: a family name; the bundled font's name, or nothing, means the bundled font.
     case setSitelenPonaFont(family: String)

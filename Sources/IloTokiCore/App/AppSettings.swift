@@ -27,6 +27,9 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var keepHistory = true { didSet { fieldWasSet(.keepHistory) } }
     /// Translate while typing, without pressing the slab.
     public var translateAsYouType = false { didSet { fieldWasSet(.translateAsYouType) } }
+    /// Translate each sentence on its own (and a paragraph's sentences together); off: each
+    /// line whole. On by default: the translators were trained on single sentences.
+    public var translateBySentence = true { didSet { fieldWasSet(.translateBySentence) } }
     public var theme: Theme = .system { didSet { fieldWasSet(.theme) } }
     /// Whether the model licence (Gemma Terms of Use) was shown and accepted.
     public var acceptedModelLicence = false { didSet { fieldWasSet(.acceptedModelLicence) } }
@@ -68,7 +71,8 @@ public struct AppSettings: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case selectedModelID, lastDirection, keepHistory, translateAsYouType, theme, acceptedModelLicence, sitelenPonaFont
+        case selectedModelID, lastDirection, keepHistory, translateAsYouType, translateBySentence, theme, acceptedModelLicence
+        case sitelenPonaFont
     }
 
     private mutating func fieldWasSet(_ key: CodingKeys) {
@@ -91,6 +95,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         if let value = read(.lastDirection, TranslationDirection.self) { lastDirection = value }
         if let value = read(.keepHistory, Bool.self) { keepHistory = value }
         translateAsYouType = read(.translateAsYouType, Bool.self) ?? false
+        translateBySentence = read(.translateBySentence, Bool.self) ?? true
         if let value = read(.theme, Theme.self) { theme = value }
         acceptedModelLicence = read(.acceptedModelLicence, Bool.self) ?? false
         sitelenPonaFont = read(.sitelenPonaFont, String.self)
@@ -112,6 +117,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         try write(.lastDirection, lastDirection)
         try write(.keepHistory, keepHistory)
         try write(.translateAsYouType, translateAsYouType)
+        try write(.translateBySentence, translateBySentence)
         try write(.theme, theme)
         try write(.acceptedModelLicence, acceptedModelLicence)
         try write(.sitelenPonaFont, sitelenPonaFont)

@@ -321,23 +321,52 @@ public final class TranslatorModel {
 
     /// Streams the translation of `text` with the loaded model, and records it in the history
     /// once it is complete. The slab uses it; so does the command line.
+    /// - Parameter bySentence: sentence by sentence or each line whole; `nil` follows the
+    ///   setting.
     /// - Throws (in the stream): `TranslatorModelError.noModel` without a loaded model,
     ///   `TranslationError` for text that cannot be translated, engine errors.
-    public func translation(of text: String, direction: TranslationDirection) -> AsyncThrowingStream<TranslationProgress, Error> {
+    public func translation(
+        of text: String, direction: TranslationDirection, bySentence: Bool? = nil
+    ) -> AsyncThrowingStream<TranslationProgress, Error> {
+        let updates = translations(of: [TextToTranslate(text, direction: direction)], bySentence: bySentence)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await update in updates {
+                        switch update {
+                        case .progress(_, let progress): continuation.yield(progress)
+                        case .failed(_, let error): throw error
+                        }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Streams the translations of several texts made together (their sentences share the
+    /// engine's decoding steps), and records each in the history once it is complete: what
+    /// the command line does with the lines of standard input.
+    public func translations(of texts: [TextToTranslate], bySentence: Bool? = nil) -> AsyncThrowingStream<TextUpdate, Error> {
         guard let engine, let model = loadedModel else {
             return AsyncThrowingStream { $0.finish(throwing: TranslatorModelError.noModel) }
         }
-        let translator = Translator(engine: engine, format: model.format)
-        let upstream = translator.translate(text, direction: direction)
+        let translator = Translator(engine: engine, format: model.format, bySentence: bySentence ?? settings.translateBySentence)
+        let upstream = translator.translateAll(texts)
         return AsyncThrowingStream { continuation in
             let task = Task { [weak self] in
                 do {
-                    for try await progress in upstream {
-                        if progress.isFinal, !Task.isCancelled {
+                    for try await update in upstream {
+                        if case .progress(let index, let progress) = update, progress.isFinal, !Task.isCancelled {
                             self?.lastStats = progress.stats
-                            self?.preferences.record(HistoryEntry(direction: direction, source: text, result: progress.text, modelID: model.id))
+                            let text = texts[index]
+                            self?.preferences.record(
+                                HistoryEntry(direction: text.direction, source: text.text, result: progress.text, modelID: model.id))
                         }
-                        continuation.yield(progress)
+                        continuation.yield(update)
                     }
                     continuation.finish()
                 } catch {

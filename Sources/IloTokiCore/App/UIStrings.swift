@@ -16,7 +16,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case history, settings, models, about, back
     case today, yesterday  // the history's days
     case olin, unOlin, clearHistory, noHistory, historyOff
-    case keepHistory, translateAsYouType, theme, themeLight, themeDark, themeSystem, sitelenFont
+    case keepHistory, translateAsYouType, translateBySentence, theme, themeLight, themeDark, themeSystem, sitelenFont
     case modelInstalled, modelPartial, modelNotInstalled, modelDeprecated, newerModelAvailable, modelMissingFile  // partial: %@ = per cent
     case inUse, use, download, delete, addModel, promptFormat, modelName
     case licenceTitle, licenceAccept, cancel
@@ -72,7 +72,7 @@ public struct UIStrings: Sendable {
         .today: "Today", .yesterday: "Yesterday",
         .olin: "Mark as favourite", .unOlin: "Unmark favourite", .clearHistory: "Clear history (favourites stay)",
         .noHistory: "No translations yet.", .historyOff: "History is switched off in the settings.",
-        .keepHistory: "Keep history", .translateAsYouType: "Translate as you type", .theme: "Theme",
+        .keepHistory: "Keep history", .translateAsYouType: "Translate as you type", .translateBySentence: "Sentence by sentence", .theme: "Theme",
         .themeLight: "Bone", .themeDark: "Ink", .themeSystem: "As the system", .sitelenFont: "sitelen pona font",
         .modelInstalled: "Installed", .modelPartial: "%@ downloaded", .modelNotInstalled: "Not downloaded",
         .modelDeprecated: "Older model", .newerModelAvailable: "A newer model is available",
@@ -108,7 +108,7 @@ public struct UIStrings: Sendable {
         .today: "Сегодня", .yesterday: "Вчера",
         .olin: "В избранное", .unOlin: "Убрать из избранного", .clearHistory: "Очистить историю (избранное останется)",
         .noHistory: "Переводов пока нет.", .historyOff: "История выключена в настройках.",
-        .keepHistory: "Сохранять историю", .translateAsYouType: "Переводить при вводе", .theme: "Тема",
+        .keepHistory: "Сохранять историю", .translateAsYouType: "Переводить при вводе", .translateBySentence: "По предложениям", .theme: "Тема",
         .themeLight: "Светлая", .themeDark: "Тёмная", .themeSystem: "Как в системе", .sitelenFont: "Шрифт sitelen pona",
         .modelInstalled: "Установлена", .modelPartial: "Скачано %@", .modelNotInstalled: "Не скачана",
         .modelDeprecated: "Старая модель", .newerModelAvailable: "Есть новая модель",
@@ -144,7 +144,7 @@ public struct UIStrings: Sendable {
         .today: "Hôm nay", .yesterday: "Hôm qua",
         .olin: "Đánh dấu yêu thích", .unOlin: "Bỏ yêu thích", .clearHistory: "Xoá lịch sử (giữ mục yêu thích)",
         .noHistory: "Chưa có bản dịch nào.", .historyOff: "Lịch sử đang tắt trong cài đặt.",
-        .keepHistory: "Lưu lịch sử", .translateAsYouType: "Dịch khi đang gõ", .theme: "Giao diện",
+        .keepHistory: "Lưu lịch sử", .translateAsYouType: "Dịch khi đang gõ", .translateBySentence: "Dịch từng câu", .theme: "Giao diện",
         .themeLight: "Sáng", .themeDark: "Tối", .themeSystem: "Theo hệ thống", .sitelenFont: "Phông sitelen pona",
         .modelInstalled: "Đã cài", .modelPartial: "Đã tải %@", .modelNotInstalled: "Chưa tải",
         .modelDeprecated: "Mô hình cũ", .newerModelAvailable: "Có mô hình mới hơn",
@@ -180,7 +180,7 @@ public struct UIStrings: Sendable {
         .today: "tenpo suno ni", .yesterday: "tenpo suno pini",
         .olin: "o olin", .unOlin: "o olin ala", .clearHistory: "o weka e tenpo pini (olin li awen)",
         .noHistory: "toki ante li lon ala.", .historyOff: "tenpo pini li lon ala lon nasin.",
-        .keepHistory: "o awen e tenpo pini", .translateAsYouType: "o ante lon tenpo sitelen", .theme: "kule",
+        .keepHistory: "o awen e tenpo pini", .translateAsYouType: "o ante lon tenpo sitelen", .translateBySentence: "o ante e toki lili wan lon tenpo wan", .theme: "kule",
         .themeLight: "walo", .themeDark: "pimeja", .themeSystem: "sama ilo", .sitelenFont: "sitelen pi sitelen pona",
         .modelInstalled: "lon", .modelPartial: "%@ li lon", .modelNotInstalled: "lon ala",
         .modelDeprecated: "sona ilo majuna", .newerModelAvailable: "sona ilo sin li lon",

@@ -12,9 +12,64 @@ public protocol TranslationEngine: AnyObject, Sendable {
     /// Tokens in `text` as a prompt; `nil` when the text cannot be tokenized.
     func tokenCount(of text: String) -> Int?
 
+    /// How many prompts `completeAll` decodes at once; 1 for an engine that completes one
+    /// after another.
+    var parallelCompletions: Int { get }
+
+    /// Streams the completions of several prompts made together, each event tagged with the
+    /// prompt's index; each prompt ends with `.finished` or `.failed`. Cancelling the consuming
+    /// task stops them all; a new call (or `complete`) cancels the one before.
+    /// - Parameter maxTokens: one token limit per prompt.
+    func completeAll(_ prompts: [TranslationPrompt], maxTokens: [Int]) -> AsyncThrowingStream<BatchCompletionEvent, Error>
+
     /// Stops every completion, queued or running, and returns once the engine does no more
     /// work on any thread: what a front end awaits before its session or process ends.
     func stopAndWait() async
+}
+
+/// What an engine reports while it completes several prompts together.
+public enum BatchCompletionEvent: Sendable {
+    /// The next piece of the prompt at `index`.
+    case piece(index: Int, String)
+    /// The prompt at `index` has been completed; its last event.
+    case finished(index: Int, CompletionStats)
+    /// The prompt at `index` could not be completed (the others go on); its last event.
+    case failed(index: Int, any Error)
+}
+
+extension TranslationEngine {
+    public var parallelCompletions: Int { 1 }
+
+    /// One prompt after another, through `complete`: for engines that decode one at a time.
+    public func completeAll(_ prompts: [TranslationPrompt], maxTokens: [Int]) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+        completeOneByOne(prompts, maxTokens: maxTokens)
+    }
+
+    /// `completeAll` one prompt after another, through `complete`.
+    public func completeOneByOne(_ prompts: [TranslationPrompt], maxTokens: [Int]) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                for (index, prompt) in prompts.enumerated() {
+                    do {
+                        for try await event in complete(prompt, maxTokens: maxTokens[index]) {
+                            guard !Task.isCancelled else { break }
+                            switch event {
+                            case .piece(let piece): continuation.yield(.piece(index: index, piece))
+                            case .finished(let stats): continuation.yield(.finished(index: index, stats))
+                            }
+                        }
+                    } catch is CancellationError {
+                        break
+                    } catch {
+                        continuation.yield(.failed(index: index, error))
+                    }
+                    if Task.isCancelled { break }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }
 
 /// What an engine reports while it completes a prompt.
@@ -35,6 +90,8 @@ public enum CompletionEnd: String, Sendable, Equatable, Codable {
     case stopSequence
     /// The output would have had more lines than the input.
     case lineLimit
+    /// The output had become the same few tokens over and over (a model caught in a loop).
+    case repetition
     /// Stopped or cancelled.
     case stopped
     /// It failed (the error says why).

@@ -13,6 +13,8 @@ public struct SettingsPage: Equatable, Sendable, Encodable {
 
     public var keepHistory: Switch
     public var translateAsYouType: Switch
+    /// Each sentence on its own, or each line whole.
+    public var translateBySentence: Switch
     public var themeTitle: String
     public var themes: [ThemeChoice]
     public var fontTitle: String
@@ -30,6 +32,7 @@ extension SettingsPage {
         self.init(
             keepHistory: Switch(title: strings[.keepHistory], isOn: settings.keepHistory),
             translateAsYouType: Switch(title: strings[.translateAsYouType], isOn: settings.translateAsYouType),
+            translateBySentence: Switch(title: strings[.translateBySentence], isOn: settings.translateBySentence),
             themeTitle: strings[.theme],
             themes: [(AppSettings.Theme.light, UIText.themeLight), (.dark, .themeDark), (.system, .themeSystem)].map {
                 ThemeChoice(title: strings[$0.1], theme: $0.0, isChosen: settings.theme == $0.0)

@@ -8,6 +8,8 @@ public final class ScriptedEngine: TranslationEngine {
     public typealias Script = @Sendable (_ sourceText: String) -> [String]
 
     public let contextLength: Int
+    /// Prompts `completeAll` streams at once, a piece of each in turn (1: one after another).
+    public let parallelCompletions: Int
     private let script: Script
     private let delay: Duration
     private let clock: any Clock<Duration>
@@ -22,9 +24,11 @@ public final class ScriptedEngine: TranslationEngine {
     ///     app model gets), so pieces arrive when the test says, never after a real wait.
     ///   - script: the pieces for each source text.
     public init(
-        contextLength: Int = 2048, delay: Duration = .zero, clock: any Clock<Duration> = ContinuousClock(), script: @escaping Script
+        contextLength: Int = 2048, parallelCompletions: Int = 1, delay: Duration = .zero, clock: any Clock<Duration> = ContinuousClock(),
+        script: @escaping Script
     ) {
         self.contextLength = contextLength
+        self.parallelCompletions = max(parallelCompletions, 1)
         self.delay = delay
         self.clock = clock
         self.script = script
@@ -74,6 +78,53 @@ public final class ScriptedEngine: TranslationEngine {
         continuation.yield(
             .finished(CompletionStats(promptTokens: prompt.prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)))
         continuation.finish()
+    }
+
+    /// With `parallelCompletions` above 1, the prompts stream together as a batch does: up to
+    /// that many at once, a piece of each in turn, a finished one's place taken by the next.
+    public func completeAll(_ prompts: [TranslationPrompt], maxTokens: [Int]) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+        guard parallelCompletions > 1 else { return completeOneByOne(prompts, maxTokens: maxTokens) }
+        state.withLock { $0 += prompts }
+        let scripts = prompts.map { script($0.sourceText) }
+        let width = parallelCompletions
+        return AsyncThrowingStream { continuation in
+            let task = running.withLock { running in
+                let number = running.next
+                running.next += 1
+                let task = Task { [self] in
+                    defer {
+                        self.running.withLock { _ = $0.tasks.removeValue(forKey: number) }
+                        ended.withLock { $0 += 1 }
+                    }
+                    var window: [(index: Int, next: Int)] = []
+                    var waiting = Array(prompts.indices)[...]
+                    while !window.isEmpty || !waiting.isEmpty {
+                        while window.count < width, let index = waiting.popFirst() { window.append((index, 0)) }
+                        if delay > .zero { try? await clock.sleep(for: delay) }
+                        if Task.isCancelled { break }
+                        var still: [(index: Int, next: Int)] = []
+                        for (index, next) in window {
+                            let pieces = scripts[index]
+                            if next < pieces.count {
+                                continuation.yield(.piece(index: index, pieces[next]))
+                                still.append((index, next + 1))
+                            } else {
+                                continuation.yield(
+                                    .finished(
+                                        index: index,
+                                        CompletionStats(
+                                            promptTokens: prompts[index].prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)))
+                            }
+                        }
+                        window = still
+                    }
+                    continuation.finish()
+                }
+                running.tasks[number] = task
+                return task
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 
     public func stopAndWait() async {

@@ -1,17 +1,26 @@
 /// Splits text into the pieces that are translated one by one, and puts the translations
 /// back together.
 ///
-/// Multi-line text is translated line by line (the models are trained on single lines, and
-/// a line break in a poem or a list must survive); blank lines are kept as they are. A line
-/// too long for the model's context is split at sentence ends, and a sentence still too
-/// long at word boundaries, so nothing the user typed is ever dropped.
+/// Multi-line text is translated line by line (a line break in a poem or a list must
+/// survive); blank lines are kept as they are. By sentence (the apps' default), each line is
+/// split into its sentences (`Sentences`), which is what the translators were trained on and
+/// what lets a paragraph's sentences be decoded together; whole lines otherwise. A piece too
+/// long for the model's context is split at sentence ends, and a sentence still too long at
+/// word boundaries, so nothing the user typed is ever dropped.
 public struct TranslationPlan: Equatable, Sendable {
     /// One line of the source.
     public struct Line: Equatable, Sendable {
         /// The pieces of the line to translate, in order; empty for a blank line.
         public var chunks: [String]
+        /// The white space after each chunk in the source (empty after the last).
+        public var spacings: [String]
         /// Whether the line has nothing to translate.
         public var isBlank: Bool { chunks.isEmpty }
+
+        init(_ pieces: [Sentences.Sentence]) {
+            chunks = pieces.map(\.text)
+            spacings = pieces.enumerated().map { $0.offset == pieces.count - 1 ? "" : $0.element.spacing }
+        }
     }
 
     public var lines: [Line]
@@ -22,22 +31,30 @@ public struct TranslationPlan: Equatable, Sendable {
     /// Plans the translation of `text`.
     /// - Parameters:
     ///   - text: the source text, any number of lines.
+    ///   - bySentence: each sentence on its own; `false` keeps each line whole where it fits.
     ///   - fits: whether a chunk is short enough to translate in one go.
-    public init(_ text: String, fits: (String) -> Bool = { _ in true }) {
+    public init(_ text: String, bySentence: Bool = false, fits: (String) -> Bool = { _ in true }) {
         let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         lines = normalized.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return Line(chunks: trimmed.isEmpty ? [] : TranslationPlan.split(trimmed, fits: fits))
+            guard !trimmed.isEmpty else { return Line([]) }
+            guard bySentence else { return Line(TranslationPlan.split(trimmed, fits: fits)) }
+            return Line(Sentences.split(trimmed).flatMap { sentence in
+                var pieces = TranslationPlan.split(sentence.text, fits: fits)
+                pieces[pieces.count - 1].spacing = sentence.spacing
+                return pieces
+            })
         }
         // Trailing blank lines carry no meaning and are not kept (leading ones neither).
         while lines.last?.isBlank == true { lines.removeLast() }
         while lines.first?.isBlank == true { lines.removeFirst() }
     }
 
-    /// Joins translations back together: chunks of a line with a space, lines with line
-    /// breaks, blank lines where they were.
+    /// Joins translations back together: chunks of a line with the spacing they had in the
+    /// source, lines with line breaks, blank lines where they were.
     /// - Parameter translations: one translation per chunk, in the order of `chunks`; a
-    ///   shorter list (a translation still streaming) assembles what there is.
+    ///   shorter list (a translation still streaming) assembles what there is, and an empty
+    ///   one (a sentence not begun) takes no room.
     public func assemble(_ translations: [String]) -> String {
         var remaining = translations[...]
         var output: [String] = []
@@ -49,59 +66,44 @@ public struct TranslationPlan: Equatable, Sendable {
             }
             let parts = remaining.prefix(line.chunks.count).map { $0.trimmingCharacters(in: .whitespaces) }
             remaining = remaining.dropFirst(parts.count)
-            output.append(parts.filter { !$0.isEmpty }.joined(separator: " "))
+            var joined = ""
+            for (index, part) in parts.enumerated() where !part.isEmpty {
+                if !joined.isEmpty { joined += line.spacings[index - 1].isEmpty ? " " : line.spacings[index - 1] }
+                joined += part
+            }
+            output.append(joined)
         }
         return output.joined(separator: "\n")
     }
 
     // MARK: - Splitting
 
-    static func split(_ line: String, fits: (String) -> Bool) -> [String] {
-        if fits(line) { return [line] }
-        var chunks: [String] = []
+    /// `line` in pieces that fit: whole, or its sentences grouped while they fit, a sentence
+    /// too long at its words.
+    static func split(_ line: String, fits: (String) -> Bool) -> [Sentences.Sentence] {
+        if fits(line) { return [Sentences.Sentence(line)] }
+        var chunks: [Sentences.Sentence] = []
         var current = ""
-        for sentence in sentences(of: line) {
-            let candidate = current.isEmpty ? sentence : current + " " + sentence
+        var currentSpacing = ""
+        for sentence in Sentences.split(line) {
+            let candidate = current.isEmpty ? sentence.text : current + currentSpacing + sentence.text
             if fits(candidate) {
                 current = candidate
+                currentSpacing = sentence.spacing
                 continue
             }
-            if !current.isEmpty { chunks.append(current) }
-            if fits(sentence) {
-                current = sentence
+            if !current.isEmpty { chunks.append(Sentences.Sentence(current, spacing: currentSpacing)) }
+            if fits(sentence.text) {
+                current = sentence.text
             } else {
-                let pieces = splitAtWords(sentence, fits: fits)
-                chunks += pieces.dropLast()
+                let pieces = splitAtWords(sentence.text, fits: fits)
+                chunks += pieces.dropLast().map { Sentences.Sentence($0, spacing: " ") }
                 current = pieces.last ?? ""
             }
+            currentSpacing = sentence.spacing
         }
-        if !current.isEmpty { chunks.append(current) }
+        if !current.isEmpty { chunks.append(Sentences.Sentence(current, spacing: currentSpacing)) }
         return chunks
-    }
-
-    /// Sentences with their closing punctuation (and quotes) kept.
-    static func sentences(of line: String) -> [String] {
-        var sentences: [String] = []
-        var current = ""
-        var previousEndsSentence = false
-        for character in line {
-            if previousEndsSentence, isSpace(character) {
-                let trimmed = current.trimmingCharacters(in: .whitespaces)
-                if !trimmed.isEmpty { sentences.append(trimmed) }
-                current = ""
-                previousEndsSentence = false
-                continue
-            }
-            current.append(character)
-            if sentenceEnds.contains(character) {
-                previousEndsSentence = true
-            } else if !closingMarks.contains(character) {
-                previousEndsSentence = false
-            }
-        }
-        let trimmed = current.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty { sentences.append(trimmed) }
-        return sentences
     }
 
     /// White space that separates words: every scalar of the Character is white space. A
@@ -110,9 +112,6 @@ public struct TranslationPlan: Equatable, Sendable {
     static func isSpace(_ character: Character) -> Bool {
         character.unicodeScalars.allSatisfy(\.properties.isWhitespace)
     }
-
-    private static let sentenceEnds: Set<Character> = [".", "!", "?", "…", "。", "！", "？", ";"]
-    private static let closingMarks: Set<Character> = ["\"", "'", "»", "”", "’", ")", "]"]
 
     /// Word-sized pieces for a sentence too long on its own; a single word too long is cut
     /// between characters as a last resort.

@@ -63,20 +63,44 @@ public enum TranslationError: Error, LocalizedError, Equatable, Sendable {
     }
 }
 
-/// Translates text with a loaded model: plans the chunks (line by line, long lines split at
-/// sentence ends), builds each prompt in the model's own format, and streams the assembled
-/// translation. Every front end translates through this.
+/// One text among several translated together (`Translator.translateAll`).
+public struct TextToTranslate: Equatable, Sendable {
+    public var text: String
+    public var direction: TranslationDirection
+
+    public init(_ text: String, direction: TranslationDirection) {
+        self.text = text
+        self.direction = direction
+    }
+}
+
+/// How one of several texts translated together is coming along.
+public enum TextUpdate: Sendable {
+    /// The text at `index` so far (final when `progress.isFinal`).
+    case progress(index: Int, TranslationProgress)
+    /// The text at `index` could not be translated; the others go on.
+    case failed(index: Int, any Error)
+}
+
+/// Translates text with a loaded model: plans the chunks (line by line, each line by sentence
+/// unless asked to keep lines whole), builds each prompt in the model's own format, decodes the
+/// chunks together as far as the engine can (`TranslationEngine.completeAll`), and streams each
+/// text's assembled translation, every sentence in its place as it fills in. Every front end
+/// translates through this.
 public struct Translator: Sendable {
     public let engine: any TranslationEngine
     /// The prompt format of the model that is loaded (never the one merely selected).
     public let format: PromptFormat
     /// At most this many tokens per chunk's translation.
     public let maxTokens: Int
+    /// Each sentence on its own (the default); `false` translates each line whole where it fits.
+    public let bySentence: Bool
 
-    public init(engine: any TranslationEngine, format: PromptFormat, maxTokens: Int = 512) {
+    public init(engine: any TranslationEngine, format: PromptFormat, maxTokens: Int = 512, bySentence: Bool = true) {
         self.engine = engine
         self.format = format
         self.maxTokens = maxTokens
+        self.bySentence = bySentence
     }
 
     /// Splits `text` into the chunks translated one by one.
@@ -92,7 +116,7 @@ public struct Translator: Sendable {
         // A chunk must leave room for its translation, and be short enough that the
         // translation fits in maxTokens.
         let promptBudget = engine.contextLength - maxTokens
-        return TranslationPlan(prepared) { chunk in
+        return TranslationPlan(prepared, bySentence: bySentence) { chunk in
             let prompt = format.translationPrompt(for: chunk, direction: direction)
             guard let promptTokens = engine.tokenCount(of: prompt.prompt),
                 let chunkTokens = engine.tokenCount(of: chunk)
@@ -101,14 +125,33 @@ public struct Translator: Sendable {
         }
     }
 
-    /// Streams the translation of `text`, chunk by chunk.
+    /// The most tokens a chunk of `sourceTokens` tokens may be translated into: a bound on a
+    /// model caught in a loop, far above what any translation needs (docs/translation.md,
+    /// "How long a translation may be"), and never above `maxTokens`.
+    public func tokenLimit(forSourceTokens sourceTokens: Int) -> Int {
+        min(maxTokens, Self.outputTokensPerSourceToken * sourceTokens + Self.outputTokenMargin)
+    }
+
+    /// Output tokens allowed per source token, and the margin on top (short sentences, names).
+    public static let outputTokensPerSourceToken = 4
+    public static let outputTokenMargin = 32
+
+    /// Streams the translation of `text`: all its chunks at once where the engine decodes
+    /// several together, each in its place.
     ///
     /// Cancelling the consuming task stops the running generation.
     public func translate(_ text: String, direction: TranslationDirection) -> AsyncThrowingStream<TranslationProgress, Error> {
-        AsyncThrowingStream { continuation in
+        let updates = translateAll([TextToTranslate(text, direction: direction)])
+        return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    try await run(text, direction: direction, into: continuation)
+                    for try await update in updates {
+                        switch update {
+                        case .progress(_, let progress): continuation.yield(progress)
+                        case .failed(_, let error): throw error
+                        }
+                    }
+                    try Task.checkCancellation()
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -118,46 +161,105 @@ public struct Translator: Sendable {
         }
     }
 
-    private func run(
-        _ text: String, direction: TranslationDirection, into continuation: AsyncThrowingStream<TranslationProgress, Error>.Continuation
-    ) async throws {
-        let plan = try plan(text, direction: direction)
-        let chunks = plan.chunks
-        var translations: [String] = []
-        var stats = TranslationStats()
-        var shown = ""
+    /// Streams the translations of several texts made together: their chunks go to the engine
+    /// as one batch, so the texts' sentences share every decoding step. Each text's updates come
+    /// in its own order and end with a final progress or a failure; texts finish in any order.
+    ///
+    /// Cancelling the consuming task stops every generation.
+    public func translateAll(_ texts: [TextToTranslate]) -> AsyncThrowingStream<TextUpdate, Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await run(texts, into: continuation)
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 
-        func report(final: Bool) {
+    /// One text's translation as its chunks come in.
+    private struct Assembly {
+        let plan: TranslationPlan
+        var outputs: [TranslationOutput]
+        var finished: [Bool]
+        var stats = TranslationStats()
+        /// What `addition`s have given so far: the text up to the first chunk not finished.
+        var shownInOrder = ""
+        var failed = false
+
+        init(plan: TranslationPlan) {
+            self.plan = plan
+            outputs = Array(repeating: TranslationOutput(), count: plan.chunks.count)
+            finished = Array(repeating: false, count: plan.chunks.count)
+        }
+
+        var isComplete: Bool { !finished.contains(false) }
+
+        /// The whole text so far, and what the in-order text gained.
+        mutating func progress() -> TranslationProgress {
+            let translations = outputs.map(\.text)
             let text = plan.assemble(translations)
+            // Output that can only append (a terminal) gets the chunks in order: everything up to
+            // and including the first chunk still streaming.
+            let streaming = finished.firstIndex(of: false) ?? finished.count - 1
+            let inOrder = isComplete ? text : plan.assemble(Array(translations.prefix(streaming + 1)))
             // Compared as bytes, not Characters: a piece that begins with a combining mark
             // changes the last Character of the text before it, which is then no longer a
             // Character prefix, and the whole text would be written out again.
-            let addition = text.utf8.starts(with: shown.utf8)
-                ? String(decoding: text.utf8.dropFirst(shown.utf8.count), as: UTF8.self) : text
-            shown = text
-            continuation.yield(
-                TranslationProgress(
-                    text: text, addition: addition, finishedChunks: final ? chunks.count : max(translations.count - 1, 0),
-                    chunkCount: chunks.count, stats: stats, isFinal: final))
+            let addition = inOrder.utf8.starts(with: shownInOrder.utf8)
+                ? String(decoding: inOrder.utf8.dropFirst(shownInOrder.utf8.count), as: UTF8.self) : inOrder
+            shownInOrder = inOrder
+            let done = finished.filter { $0 }.count
+            return TranslationProgress(
+                text: text, addition: addition, finishedChunks: done, chunkCount: finished.count, stats: stats, isFinal: isComplete)
         }
+    }
 
-        for chunk in chunks {
-            try Task.checkCancellation()
-            let prompt = format.translationPrompt(for: chunk, direction: direction)
-            var output = TranslationOutput()
-            translations.append("")
-            for try await event in engine.complete(prompt, maxTokens: maxTokens) {
-                switch event {
-                case .piece(let piece):
-                    guard !output.append(piece).isEmpty else { continue }
-                    translations[translations.count - 1] = output.text
-                    report(final: false)
-                case .finished(let figures):
-                    stats.add(figures)
+    private func run(_ texts: [TextToTranslate], into continuation: AsyncThrowingStream<TextUpdate, Error>.Continuation) async throws {
+        var assemblies: [Int: Assembly] = [:]
+        var prompts: [TranslationPrompt] = []
+        var limits: [Int] = []
+        var owners: [(text: Int, chunk: Int)] = []
+        for (index, item) in texts.enumerated() {
+            do {
+                let plan = try plan(item.text, direction: item.direction)
+                assemblies[index] = Assembly(plan: plan)
+                for (chunkIndex, chunk) in plan.chunks.enumerated() {
+                    prompts.append(format.translationPrompt(for: chunk, direction: item.direction))
+                    limits.append(tokenLimit(forSourceTokens: engine.tokenCount(of: chunk) ?? maxTokens))
+                    owners.append((index, chunkIndex))
                 }
+            } catch {
+                continuation.yield(.failed(index: index, error))
             }
-            try Task.checkCancellation()
         }
-        report(final: true)
+        guard !prompts.isEmpty else { return }
+        for try await event in engine.completeAll(prompts, maxTokens: limits) {
+            try Task.checkCancellation()
+            let index: Int
+            switch event {
+            case .piece(let i, _), .finished(let i, _), .failed(let i, _): index = i
+            }
+            let owner = owners[index]
+            guard var assembly = assemblies[owner.text], !assembly.failed else { continue }
+            switch event {
+            case .piece(_, let piece):
+                guard !assembly.outputs[owner.chunk].append(piece).isEmpty else { continue }
+                continuation.yield(.progress(index: owner.text, assembly.progress()))
+            case .finished(_, let figures):
+                assembly.stats.add(figures)
+                assembly.finished[owner.chunk] = true
+                let progress = assembly.progress()
+                if progress.isFinal || !progress.addition.isEmpty { continuation.yield(.progress(index: owner.text, progress)) }
+            case .failed(_, let error):
+                assembly.failed = true
+                continuation.yield(.failed(index: owner.text, error))
+            }
+            assemblies[owner.text] = assembly
+        }
+        try Task.checkCancellation()
     }
 }

@@ -224,6 +224,11 @@ final class Pages {
             switchRow(page.translateAsYouType.title, on: page.translateAsYouType.isOn) { [weak self] on in
                 self?.window.perform(.setTranslateAsYouType(on: on))
             })
+        append(
+            list,
+            switchRow(page.translateBySentence.title, on: page.translateBySentence.isOn) { [weak self] on in
+                self?.window.perform(.setTranslateBySentence(on: on))
+            })
         let theme = card()
         append(theme, label(page.themeTitle, classes: ["quiet"]))
         append(

@@ -131,6 +131,7 @@ enum class UIText(val json: String) {
     HISTORY_OFF("historyOff"),
     KEEP_HISTORY("keepHistory"),
     TRANSLATE_AS_YOU_TYPE("translateAsYouType"),
+    TRANSLATE_BY_SENTENCE("translateBySentence"),
     THEME("theme"),
     THEME_LIGHT("themeLight"),
     THEME_DARK("themeDark"),
@@ -710,6 +711,7 @@ data class ModelsPageRow(
 data class SettingsPage(
     val keepHistory: SettingsPageSwitch,
     val translateAsYouType: SettingsPageSwitch,
+    val translateBySentence: SettingsPageSwitch,
     val themeTitle: String,
     val themes: List<SettingsPageThemeChoice>,
     val fontTitle: String,
@@ -719,6 +721,7 @@ data class SettingsPage(
     fun toJson(): JSONObject = JSONObject().apply {
         put("keepHistory", keepHistory.toJson())
         put("translateAsYouType", translateAsYouType.toJson())
+        put("translateBySentence", translateBySentence.toJson())
         put("themeTitle", themeTitle)
         put("themes", JSONArray(themes.map { it.toJson() }))
         put("fontTitle", fontTitle)
@@ -730,6 +733,7 @@ data class SettingsPage(
         fun from(json: JSONObject) = SettingsPage(
             keepHistory = SettingsPageSwitch.from(json.getJSONObject("keepHistory")),
             translateAsYouType = SettingsPageSwitch.from(json.getJSONObject("translateAsYouType")),
+            translateBySentence = SettingsPageSwitch.from(json.getJSONObject("translateBySentence")),
             themeTitle = json.getString("themeTitle"),
             themes = json.getJSONArray("themes").let { a -> List(a.length()) { i -> SettingsPageThemeChoice.from(a.getJSONObject(i)) } },
             fontTitle = json.getString("fontTitle"),
@@ -1011,6 +1015,14 @@ sealed interface Action {
         })
     }
 
+    data class SetTranslateBySentence(
+        val on: Boolean,
+    ) : Action {
+        override fun toJson(): JSONObject = JSONObject().put("setTranslateBySentence", JSONObject().apply {
+            put("on", on)
+        })
+    }
+
     data class SetTheme(
         val theme: AppSettingsTheme,
     ) : Action {
@@ -1065,6 +1077,7 @@ sealed interface Action {
                 "refresh" -> Refresh
                 "setKeepHistory" -> SetKeepHistory(on = body.getBoolean("on"))
                 "setTranslateAsYouType" -> SetTranslateAsYouType(on = body.getBoolean("on"))
+                "setTranslateBySentence" -> SetTranslateBySentence(on = body.getBoolean("on"))
                 "setTheme" -> SetTheme(theme = AppSettingsTheme.from(body.getString("theme")))
                 "setSitelenPonaFont" -> SetSitelenPonaFont(family = body.getString("family"))
                 "wentToBackground" -> WentToBackground
