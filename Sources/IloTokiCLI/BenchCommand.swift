@@ -20,6 +20,9 @@ struct BenchCommand {
             OptionSpec(
                 "--head", .required("HEAD"),
                 help: "auto (default: the first prompts alternate the heads, then the faster is used), trimmed (only the target language's rows, checked) or full (llama.cpp's)."),
+            OptionSpec(
+                "--batch", .required("N,N,…"),
+                help: "Also decode the prompts together, N at a time for each N (with llama.cpp's head), and compare with one at a time."),
             OptionSpec("--json", help: "Write the figures as JSON."),
         ],
         details: """
@@ -27,6 +30,13 @@ struct BenchCommand {
             --max-tokens (or an end-of-generation token), as llama-bench's tg does. Decode speed
             counts the tokens evaluated after the prompt. scripts/bench-side-by-side.sh runs this
             and llama.cpp's llama-bench on the same file, alternately, and prints the ratios.
+
+            With --batch, the same prompts then run as one batch for each N: N sequences decoded
+            together, a finished one's slot taking the next prompt. Each batch reports its wall
+            time from start to the last token, its first piece, its aggregate decode speed (all
+            sequences' tokens over the decode steps' time), and whether every prompt's tokens are
+            the ones the first N gave. `--to tok --prompts 8 --batch 1,8` is an 8-sentence
+            paragraph into Toki Pona, sentence by sentence against all at once.
             """)
 
     let context: CommandContext
@@ -81,6 +91,29 @@ struct BenchCommand {
         /// Milliseconds per decoded token of each head while measuring (`--head auto`).
         let trimmedMsPerToken: Double?
         let fullMsPerToken: Double?
+        /// The prompts decoded together, for each `--batch` size.
+        let batches: [BatchFigures]?
+    }
+
+    struct BatchFigures: Codable {
+        let sequences: Int
+        let prompts: Int
+        let wallMs: Double
+        let firstPieceMs: Double
+        let prefillMs: Double
+        let decodeMs: Double
+        let decodedTokens: Int
+        let generatedTokens: Int
+        /// All sequences' decoded tokens over the decode steps' wall time.
+        let decodeTokensPerSecond: Double
+        /// Generated tokens over the wall time, prefill included.
+        let tokensPerSecond: Double
+        /// The first batch size's wall time over this one's.
+        let speedUp: Double
+        /// Prompts whose tokens differ from the first batch size's.
+        let promptsDiffering: Int
+        let peakAnonymousRSSMiB: Double
+        let tokens: [[Int32]]
     }
 
     struct Report: Codable {
@@ -130,6 +163,15 @@ struct BenchCommand {
         }
         let prompts = Array(BenchmarkPrompts.all.filter { target == nil || $0.direction.target == target }.prefix(promptLimit))
         let json = arguments.has("--json")
+        let batchSizes = try arguments.value("--batch").map { list in
+            try list.split(separator: ",").map { part -> Int in
+                guard let count = Int(part.trimmingCharacters(in: .whitespaces)), (1...Engine.maxSequences).contains(count) else {
+                    throw UsageError(
+                        message: "--batch takes numbers from 1 to \(Engine.maxSequences) separated by commas, not '\(list)'.", command: "bench")
+                }
+                return count
+            }
+        }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
 
         var runs: [RunFigures] = []
@@ -181,6 +223,11 @@ struct BenchCommand {
                             stats.head.fellBack ? " → full head" : stats.head.widened ? " → four languages' rows" : ""))
                 }
             }
+            var batches: [BatchFigures]?
+            if let batchSizes {
+                let batchPrompts = prompts.map { format.translationPrompt(for: $0.text, direction: $0.direction) }
+                batches = try await runBatches(engine, batchPrompts, sizes: batchSizes, maxTokens: maxTokens, json: json)
+            }
             let decoded = figures.reduce(0) { $0 + $1.decodedTokens }
             let decodeMs = figures.reduce(0) { $0 + $1.decodeMs }
             let promptTokens = figures.reduce(0) { $0 + $1.promptTokens }
@@ -200,7 +247,8 @@ struct BenchCommand {
                     headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count,
                     headWidened: figures.filter(\.headWidened).count, headChoice: calibration.choice?.rawValue,
                     headReason: calibration.choice == nil ? "still measuring after \(figures.count) prompts" : calibration.reason,
-                    trimmedMsPerToken: calibration.trimmed.millisecondsPerToken, fullMsPerToken: calibration.full.millisecondsPerToken))
+                    trimmedMsPerToken: calibration.trimmed.millisecondsPerToken, fullMsPerToken: calibration.full.millisecondsPerToken,
+                    batches: batches))
         }
 
         let report = Report(
@@ -230,6 +278,60 @@ struct BenchCommand {
         throw CLIError("The benchmark generation ended without figures.")
     }
 
+    /// The prompts as one batch for each size: wall time, first piece, throughput, and the
+    /// tokens compared with the first size's.
+    @MainActor
+    private func runBatches(_ engine: Engine, _ prompts: [TranslationPrompt], sizes: [Int], maxTokens: Int, json: Bool) async throws
+        -> [BatchFigures]
+    {
+        // Warm: the batch context is made for the largest batch (and kept), its buffers touched.
+        let largest = sizes.max() ?? 1
+        for try await _ in engine.batchEvents(
+            prompts: Array(prompts.prefix(largest).map(\.prompt)), maxTokens: Array(repeating: maxTokens, count: min(largest, prompts.count)),
+            sequences: largest, options: GenerationOptions(maxTokens: maxTokens))
+        {}
+        var results: [BatchFigures] = []
+        for size in sizes {
+            var tokens = Array(repeating: [Int32](), count: prompts.count)
+            var firstPiece: Double?
+            let start = ContinuousClock.now
+            var peakAnonymous = memory().anonymous
+            for try await event in engine.batchEvents(
+                prompts: prompts.map(\.prompt), sequences: size, options: GenerationOptions(maxTokens: maxTokens))
+            {
+                switch event {
+                case .piece:
+                    if firstPiece == nil { firstPiece = milliseconds(ContinuousClock.now - start) }
+                case .finished(let index, let stats):
+                    tokens[index] = stats.tokens
+                    peakAnonymous = max(peakAnonymous, memory().anonymous)
+                case .failed(let index, let error):
+                    throw CLIError("Benchmark prompt \(index + 1) failed in a batch of \(size): \(error.localizedDescription)")
+                }
+            }
+            try Task.checkCancellation()
+            let wall = milliseconds(ContinuousClock.now - start)
+            let totals = engine.currentTotals
+            let reference = results.first?.tokens ?? tokens
+            let figures = BatchFigures(
+                sequences: size, prompts: prompts.count, wallMs: wall, firstPieceMs: firstPiece ?? 0, prefillMs: totals.prefillMilliseconds,
+                decodeMs: totals.decodeMilliseconds, decodedTokens: totals.decodedTokens, generatedTokens: totals.generatedTokens,
+                decodeTokensPerSecond: totals.decodeTokensPerSecond,
+                tokensPerSecond: wall > 0 ? Double(totals.generatedTokens) * 1000 / wall : 0,
+                speedUp: results.first.map { $0.wallMs / wall } ?? 1,
+                promptsDiffering: zip(reference, tokens).filter { $0 != $1 }.count, peakAnonymousRSSMiB: peakAnonymous, tokens: tokens)
+            results.append(figures)
+            if !json {
+                context.console.err(
+                    String(
+                        format: "  batch of %2d: %d prompts in %7.0f ms (%.2f×), first piece %6.1f ms, decode %6.1f tok/s, %d prompts differ\n",
+                        size, prompts.count, wall, figures.speedUp, figures.firstPieceMs, figures.decodeTokensPerSecond,
+                        figures.promptsDiffering))
+            }
+        }
+        return results
+    }
+
     private func summary(_ report: Report) -> String {
         var text = "\n\(report.description) (\(ByteSize.text(report.modelBytes))), llama.cpp \(report.backend)\n"
         text += "\(report.runs.first?.prompts.count ?? 0) prompts, up to \(report.maxTokens) tokens each, selection \(report.selection), "
@@ -249,6 +351,13 @@ struct BenchCommand {
                 run.peakAnonymousRSSMiB, mark)
             if report.head == "auto" {
                 text += "        head: \(run.headChoice ?? "undecided") (\(run.headReason))\n"
+            }
+            for batch in run.batches ?? [] {
+                text += String(
+                    format:
+                        "        batch of %2d: %d prompts in %.0f ms (%.2f× the first), first piece %.1f ms, decode %.1f tok/s aggregate, anon %.1f MiB, %d differ\n",
+                    batch.sequences, batch.prompts, batch.wallMs, batch.speedUp, batch.firstPieceMs, batch.decodeTokensPerSecond,
+                    batch.peakAnonymousRSSMiB, batch.promptsDiffering)
             }
             if report.head != "full" && report.trimmedHeadAvailable {
                 text += String(

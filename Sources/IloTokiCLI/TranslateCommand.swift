@@ -20,6 +20,10 @@ struct TranslateCommand {
             OptionSpec("--json", help: "One JSON object per translation, on one line each."),
             OptionSpec("--threads", .required("N"), help: "Decoding threads (default: the performance cores)."),
             OptionSpec(
+                "--batch", .required("N"),
+                help: "Lines of standard input (and sentences) translated at once (default: what fits in memory; 1: one at a time)."),
+            OptionSpec("--whole-lines", help: "Translate each line whole instead of sentence by sentence."),
+            OptionSpec(
                 "--head", .required("HEAD"),
                 help:
                     "auto (default: whichever is faster here, measured over the first translations and kept), trimmed (only the target language's output rows, checked, same output) or full (llama.cpp's)."),
@@ -31,9 +35,15 @@ struct TranslateCommand {
             ("a", "mama", "open") follows the direction you used last. Vietnamese typed without
             its marks (Toi yeu ban) reads as English: add --from vi (or --to, for the other way).
 
-            With text on standard input, every line is translated on its own, in order, and
-            answered by exactly one line: an empty line for an empty line or for a line that
-            failed (--json: an object with "error"), so output and input line up. A line cut
+            Each line is translated sentence by sentence (the models were trained on single
+            sentences), the sentences together, and put back with the line's own spacing;
+            --whole-lines sends each line to the model whole.
+
+            With text on standard input, every line is translated on its own and answered by
+            exactly one line, in input order: an empty line for an empty line or for a line that
+            failed (--json: an object with "error"), so output and input line up. Up to --batch
+            lines are decoded together; each answer is written as soon as it and the ones before
+            it are done, the first unfinished one streaming. A line cut
             short by Ctrl-C (or SIGTERM, SIGHUP) is not written as finished: standard error
             says which line it was. The translation streams to standard output as it is made.
             Translations are kept in the history (see `ilotoki history`) unless it is switched off.
@@ -63,13 +73,20 @@ struct TranslateCommand {
         let format = try Self.format(arguments.value("--format"), command: "translate")
         let modelFile = arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? URL(fileURLWithPath: $0) : nil }
         let head = try Self.outputHead(arguments.value("--head"))
+        let batch = try arguments.value("--batch").map { value -> BatchSize in
+            guard let count = Int(value), count > 0 else {
+                throw UsageError(message: "--batch needs a positive number, not '\(value)'.", command: "translate")
+            }
+            return .fixed(count)
+        }
         let model = try context.prepareModel(
-            keeping: modelFile.map { [$0] } ?? [], engine: LiveEngineOptions(threads: threads, head: head), needsHome: modelFile == nil)
+            keeping: modelFile.map { [$0] } ?? [], engine: LiveEngineOptions(threads: threads, head: head, batch: batch ?? .fitting),
+            needsHome: modelFile == nil)
         let reported = model.notices.count
         let fixed = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"), current: model.direction)
         try await loadModel(model, format: format)
         do {
-            let status = try await translate(with: model, fixed: fixed)
+            let status = try await translate(with: model, fixed: fixed, lines: (batch ?? .fitting).count(available: DeviceMemory.available()))
             await model.flushWrites()  // the history reaches the disk before the process ends
             context.reportNotices(of: model, after: reported)
             return status
@@ -81,7 +98,7 @@ struct TranslateCommand {
     }
 
     @MainActor
-    private func translate(with model: TranslatorModel, fixed: TranslationDirection?) async throws -> Int32 {
+    private func translate(with model: TranslatorModel, fixed: TranslationDirection?, lines: Int) async throws -> Int32 {
         let json = arguments.has("--json")
         if !arguments.operands.isEmpty {
             let text = arguments.operands.joined(separator: " ")
@@ -96,7 +113,7 @@ struct TranslateCommand {
             }
             return await InteractiveSession(console: console, model: model, fixed: fixed).run()
         }
-        return await translateLines(model: model, fixed: fixed, json: json)
+        return await translateLines(model: model, fixed: fixed, json: json, batch: lines)
     }
 
     /// Loads the model named with `--model`, or the one the apps would use.
@@ -166,7 +183,7 @@ struct TranslateCommand {
         let task = Task { @MainActor () -> Outcome in
             var last: TranslationProgress?
             do {
-                for try await progress in model.translation(of: text, direction: direction) {
+                for try await progress in model.translation(of: text, direction: direction, bySentence: bySentence) {
                     if !json { console.out(progress.addition) }
                     last = progress
                     if console.outputStopped { break }
@@ -192,43 +209,54 @@ struct TranslateCommand {
         }
     }
 
-    /// One translation per line of standard input, in order, each answered by exactly one
-    /// line of output. A line that fails is answered by an empty line (or an object with
-    /// `"error"`), named on standard error, and the status is then 1.
+    /// Sentence by sentence unless `--whole-lines` (then each line whole).
+    private var bySentence: Bool { !arguments.has("--whole-lines") }
+
+    /// One translation per line of standard input, answered in order by exactly one line of
+    /// output each, up to `batch` lines decoded together. A line that fails is answered by an
+    /// empty line (or an object with `"error"`), named on standard error, and the status is
+    /// then 1.
     @MainActor
-    private func translateLines(model: TranslatorModel, fixed: TranslationDirection?, json: Bool) async -> Int32 {
+    private func translateLines(model: TranslatorModel, fixed: TranslationDirection?, json: Bool, batch: Int) async -> Int32 {
         var failed = false
-        for await line in StandardInput.lines() {
-            if console.outputStopped { break }
-            guard let text = line.text else {
-                console.error("line \(line.number) of standard input is not valid UTF-8 text.")
-                console.out(json ? TranslationJSON.failure(source: nil, direction: fixed, message: "not valid UTF-8 text") + "\n" : "\n")
-                failed = true
-                continue
+        let queue = LineQueue(StandardInput.lines())
+        while !console.outputStopped, !Task.isCancelled {
+            let group = await queue.next(limit: batch)
+            if group.isEmpty || Task.isCancelled { break }
+            let answers = OrderedAnswers(count: group.count) { [console] text in console.out(text) }
+            var texts: [TextToTranslate] = []
+            var places: [Int] = []  // each text's place in the group
+            for (place, line) in group.enumerated() {
+                guard let text = line.text else {
+                    console.error("line \(line.number) of standard input is not valid UTF-8 text.")
+                    answers.finish(place, end: json ? TranslationJSON.failure(source: nil, direction: fixed, message: "not valid UTF-8 text") + "\n" : "\n")
+                    failed = true
+                    continue
+                }
+                if TranslationPrompt.prepare(text).isEmpty {
+                    answers.finish(place, end: json ? TranslationJSON.empty(text, direction: fixed ?? model.direction) + "\n" : "\n")
+                    continue
+                }
+                do {
+                    // Each line's direction follows the one before, as when they come one by one.
+                    let direction = try fixed ?? model.direction(for: text)
+                    model.perform(.setDirection(direction: direction))
+                    texts.append(TextToTranslate(text, direction: direction))
+                    places.append(place)
+                } catch {
+                    console.error("line \(line.number): \(CLI.message(for: error))")
+                    answers.finish(
+                        place, end: json ? TranslationJSON.failure(source: text, direction: nil, message: CLI.message(for: error)) + "\n" : "\n")
+                    failed = true
+                }
             }
-            if TranslationPrompt.prepare(text).isEmpty {
-                console.out(json ? TranslationJSON.empty(text, direction: fixed ?? model.direction) + "\n" : "\n")
-                continue
-            }
-            let direction: TranslationDirection
-            do {
-                direction = try fixed ?? model.direction(for: text)
-            } catch {
-                console.error("line \(line.number): \(CLI.message(for: error))")
-                console.out(json ? TranslationJSON.failure(source: text, direction: nil, message: CLI.message(for: error)) + "\n" : "\n")
-                failed = true
-                continue
-            }
-            model.perform(.setDirection(direction: direction))
-            switch await stream(text, direction: direction, model: model, json: json) {
-            case .done: break
+            guard !texts.isEmpty else { continue }
+            switch await stream(texts, places: places, lines: group, into: answers, model: model, json: json) {
+            case .done(let someFailed): failed = failed || someFailed
             case .interrupted:
-                console.err("\ninterrupted: line \(line.number) of standard input was not finished.\n")
+                let line = answers.isComplete ? group.last!.number : group[answers.head].number
+                console.err("\ninterrupted: line \(line) of standard input was not finished.\n")
                 return Interrupts.shared.exitStatus
-            case .failed(let error):
-                console.error("line \(line.number): \(CLI.message(for: error))")
-                console.out(json ? TranslationJSON.failure(source: text, direction: direction, message: CLI.message(for: error)) + "\n" : "\n")
-                failed = true
             }
         }
         if Task.isCancelled {
@@ -236,6 +264,65 @@ struct TranslateCommand {
             return Interrupts.shared.exitStatus
         }
         return failed ? CLI.Status.failure : CLI.Status.ok
+    }
+
+    enum GroupOutcome {
+        case done(someFailed: Bool)
+        /// Stopped by a signal: the line at the answers' head is not finished.
+        case interrupted
+    }
+
+    /// Translates a group of lines together, writing each answer in its turn.
+    @MainActor
+    private func stream(
+        _ texts: [TextToTranslate], places: [Int], lines: [StandardInput.Line], into answers: OrderedAnswers, model: TranslatorModel,
+        json: Bool
+    ) async -> GroupOutcome {
+        let bySentence = bySentence
+        let task = Task { @MainActor () -> GroupOutcome in
+            var someFailed = false
+            do {
+                for try await update in model.translations(of: texts, bySentence: bySentence) {
+                    switch update {
+                    case .progress(let index, let progress):
+                        if !json { answers.add(progress.addition, to: places[index]) }
+                        if progress.isFinal {
+                            let text = texts[index]
+                            answers.finish(
+                                places[index],
+                                end: json ? TranslationJSON.object(text.text, direction: text.direction, progress: progress, model: model) + "\n" : "\n")
+                        }
+                    case .failed(let index, let error):
+                        let text = texts[index]
+                        console.error("line \(lines[places[index]].number): \(CLI.message(for: error))")
+                        answers.finish(
+                            places[index],
+                            end: json ? TranslationJSON.failure(source: text.text, direction: text.direction, message: CLI.message(for: error)) + "\n" : "\n")
+                        someFailed = true
+                    }
+                    if console.outputStopped { break }
+                }
+                try Task.checkCancellation()
+            } catch is CancellationError {
+                return .interrupted
+            } catch {
+                // The engine failed as a whole: every line not answered yet fails with it.
+                for (index, place) in places.enumerated() where place >= answers.head {
+                    console.error("line \(lines[place].number): \(CLI.message(for: error))")
+                    let text = texts[index]
+                    answers.finish(
+                        place, end: json ? TranslationJSON.failure(source: text.text, direction: text.direction, message: CLI.message(for: error)) + "\n" : "\n")
+                }
+                return .done(someFailed: true)
+            }
+            if !answers.isComplete, !console.outputStopped { return .interrupted }
+            return .done(someFailed: someFailed)
+        }
+        // A signal before this handler was in place cancelled the command's own task: the
+        // translation follows it, so a signal is never lost between two groups.
+        return await Interrupts.shared.whileRunning(onInterrupt: { _ in task.cancel() }) {
+            await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        }
     }
 
     // MARK: - Options
