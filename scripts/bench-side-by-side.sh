@@ -6,6 +6,13 @@
 # faster is used; its choice and figures are printed), overall and per target language.
 #
 #   scripts/bench-side-by-side.sh [--model FILE] [--threads "1 2"] [--rounds 5] [--max-tokens 32] [--avx2]
+#                                 [--batch "1 2 4 8"] [--batch-only]
+#
+# --batch also runs llama.cpp's llama-batched-bench (-npl at each size, prompts of our
+# paragraph's mean length) beside `ilotoki bench --to tok --prompts 8 --batch …` (an
+# 8-sentence paragraph into Toki Pona, decoded that many at once) and prints the aggregate
+# decode speeds side by side, our wall time against one sentence at a time, the first piece,
+# and whether any sentence's tokens changed; --batch-only runs just that.
 #
 # --avx2 measures an x86-64 CPU with AVX2 and no AVX-512 on this one: llama.cpp (ours and
 # llama-bench) built for AVX2 (scripts/build-llm.sh --avx2), and the trimmed head's check on
@@ -25,8 +32,12 @@ threads="1 2"
 rounds=5
 max_tokens=32
 avx2=false
+batches=""
+batch_only=false
 while [ $# -gt 0 ]; do
     case "$1" in
+    --batch) batches=$2; shift 2 ;;
+    --batch-only) batch_only=true; shift ;;
     --avx2) avx2=true; shift ;;
     --model) model=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
@@ -39,6 +50,7 @@ done
 [ -f "$model" ] || "$REPO_ROOT/scripts/fetch-test-models.sh" >&2
 if [ "$avx2" = true ]; then
     llama_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-bench --avx2)
+    [ -z "$batches" ] || die "--batch measures the native build only"
     # Linked into a scratch path of its own, again each time (SwiftPM does not see the archive change).
     rm -f "$REPO_ROOT/.build-avx2/release/ilotoki"
     ILOTOKI_LLM_LIB="$BUILD_DIR/llm-avx2/lib" swift build -c release --product ilotoki --scratch-path "$REPO_ROOT/.build-avx2" >&2
@@ -46,6 +58,7 @@ if [ "$avx2" = true ]; then
     export ILOTOKI_ROW_KERNEL=avx2
 else
     llama_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-bench)
+    [ -z "$batches" ] || llama_batched_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-batched-bench)
     swift build -c release --product ilotoki >&2
     ilotoki="$REPO_ROOT/.build/release/ilotoki"
 fi
@@ -63,6 +76,53 @@ import json, sys
 lengths = [p["promptTokens"] for p in json.load(open(sys.argv[1]))["runs"][0]["prompts"]]
 print(round(sum(lengths) / len(lengths)), ",".join(str(l) for l in sorted(set(lengths))))' "$work/lengths.json")
 log "prompt lengths: $prompt_lengths (mean $prompt_length tokens)"
+
+if [ -n "$batches" ]; then
+    batch_list=$(echo "$batches" | tr ' ' ',')
+    "$ilotoki" bench --model "$model" --threads 1 --max-tokens 1 --to tok --prompts 8 --json >"$work/paragraph.json"
+    paragraph_length=$(python3 -c '
+import json, sys
+lengths = [p["promptTokens"] for p in json.load(open(sys.argv[1]))["runs"][0]["prompts"]]
+print(round(sum(lengths) / len(lengths)))' "$work/paragraph.json")
+    log "batches: $batches; the paragraph's 8 prompts have $paragraph_length tokens on average"
+    for round in $(seq "$rounds"); do
+        for t in $threads; do
+            run_llama_batched() {
+                "$llama_batched_bench" -m "$model" -t "$t" -npp "$paragraph_length" -ntg "$max_tokens" -npl "$batch_list" \
+                    --output-format jsonl 2>/dev/null | grep '^{' >"$work/batched-llama-$t-$round.jsonl"
+            }
+            run_ours_batched() {
+                "$ilotoki" bench --model "$model" --threads "$t" --max-tokens "$max_tokens" --head full --to tok --prompts 8 \
+                    --batch "$batch_list" --json >"$work/batched-ours-$t-$round.json"
+            }
+            if [ $((round % 2)) = 1 ]; then run_llama_batched; run_ours_batched; else run_ours_batched; run_llama_batched; fi
+            log "batches: round $round, $t threads done"
+        done
+    done
+    python3 - "$work" "$rounds" "$threads" <<'PY'
+import json, statistics, sys
+work, rounds, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
+print()
+print(f"An 8-sentence paragraph into Toki Pona decoded N at a time, {rounds} rounds, medians [min–max]")
+print("aggregate decode tok/s: llama-batched-bench S_TG (N sequences, prompts of the same mean length) and ours (all")
+print("sequences' tokens over the decode steps' time); wall: the paragraph's time at 1 over its time at N")
+print("threads     N   llama-batched-bench S_TG     ilotoki decode              ratio    wall speed-up   first piece ms   differ")
+for t in threads:
+    llama = [[json.loads(line) for line in open(f"{work}/batched-llama-{t}-{r}.jsonl")] for r in range(1, rounds + 1)]
+    ours = [json.load(open(f"{work}/batched-ours-{t}-{r}.json"))["runs"][0]["batches"] for r in range(1, rounds + 1)]
+    for i, batch in enumerate(ours[0]):
+        n = batch["sequences"]
+        theirs = [next(row["speed_tg"] for row in rows if row["pl"] == n) for rows in llama]
+        mine = [run[i]["decodeTokensPerSecond"] for run in ours]
+        speed_up = [run[i]["speedUp"] for run in ours]
+        first = [run[i]["firstPieceMs"] for run in ours]
+        differ = max(run[i]["promptsDiffering"] for run in ours)
+        m = lambda v: f"{statistics.median(v):7.1f} [{min(v):.1f}–{max(v):.1f}]"
+        print(f"{t:>7} {n:>5}   {m(theirs):>26}   {m(mine):>26}   {statistics.median(mine) / statistics.median(theirs):6.3f}"
+              f"   {statistics.median(speed_up):10.2f}×   {statistics.median(first):14.1f}   {differ:6d}")
+PY
+    [ "$batch_only" = true ] && exit 0
+fi
 
 for round in $(seq "$rounds"); do
     for t in $threads; do

@@ -3,14 +3,15 @@
 # the library the product links, cached beside it, and prints its path:
 #   scripts/build-llama-tool.sh llama-bench      (compared like for like with ilotoki bench)
 #   scripts/build-llama-tool.sh llama-quantize   (the model pipeline's quantization ladder)
+#   scripts/build-llama-tool.sh llama-batched-bench   (compared with ilotoki bench --batch)
 #   scripts/build-llama-tool.sh llama-bench --avx2   (beside build/llm-avx2: any x86-64 with AVX2)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-tool=${1:?usage: build-llama-tool.sh llama-bench|llama-quantize}
+tool=${1:?usage: build-llama-tool.sh llama-bench|llama-batched-bench|llama-quantize}
 case "$tool" in
-llama-bench | llama-quantize) ;;
-*) die "build-llama-tool.sh builds llama-bench or llama-quantize, not $tool" ;;
+llama-bench | llama-batched-bench | llama-quantize) ;;
+*) die "build-llama-tool.sh builds llama-bench, llama-batched-bench or llama-quantize, not $tool" ;;
 esac
 
 variant=llm

@@ -108,7 +108,7 @@ public enum BatchSize: Equatable, Sendable {
     case fixed(Int)
 
     /// Memory kept free beside a batch, and what each sequence may take: its KV cache and its
-    /// logits (about 5 MiB a sequence for Gemma 3 270M, measured in docs/benchmarks.md, "A
+    /// logits (about 6.5 MiB a sequence for Gemma 3 270M, measured in docs/benchmarks.md, "A
     /// paragraph at once"; a 1B model's cache is about three times that), with room to spare.
     static let reserve: Int64 = 256 << 20
     static let perSequence: Int64 = 32 << 20
