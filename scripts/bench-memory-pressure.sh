@@ -5,6 +5,11 @@
 # and peak memory per limit; docs/benchmarks.md keeps the table.
 #
 #   sudo scripts/bench-memory-pressure.sh [--model FILE] [--limits "none 400 300 250"] [--to tok] [--prompts 4]
+#                                         [--heads "full trimmed"] [--restore "on off"] [--no-few-shot]
+#
+# The prompts are few-shot (bench --few-shot: three example translations first), so the base
+# test model answers toward Toki Pona in Toki Pona and the small head's rows are the ones read;
+# --restore runs each with and without reading the model's missing pages back before decoding.
 #
 # Needs root and the cgroup v1 memory controller (/sys/fs/cgroup/memory).
 set -euo pipefail
@@ -16,8 +21,14 @@ limits="none 400 300 250"
 target=tok
 prompts=4
 threads=2
+heads="full trimmed"
+restores="on off"
+few_shot=(--few-shot)
 while [ $# -gt 0 ]; do
     case "$1" in
+    --heads) heads=$2; shift 2 ;;
+    --restore) restores=$2; shift 2 ;;
+    --no-few-shot) few_shot=(); shift ;;
     --model) model=$2; shift 2 ;;
     --limits) limits=$2; shift 2 ;;
     --to) target=$2; shift 2 ;;
@@ -52,7 +63,9 @@ os.close(fd)' "$model"
 log "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 log "model: $model ($(file_size "$model") bytes); → $target, $prompts prompts, $threads threads"
 for limit in $limits; do
-    for head in full trimmed; do
+    for run in $(for h in $heads; do for r in $restores; do echo "$h-$r"; done; done); do
+        head=${run%-*}
+        restore=${run#*-}
         mkdir -p "$group"
         if [ "$limit" = none ]; then
             echo -1 >"$group/memory.limit_in_bytes"
@@ -61,27 +74,34 @@ for limit in $limits; do
         fi
         drop_model_pages
         sh -c 'echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$group" \
-            "$ilotoki" bench --model "$model" --threads "$threads" --to "$target" --prompts "$prompts" --head "$head" --json \
-            >"$work/$limit-$head.json" || die "the benchmark failed at the $limit MiB limit"
+            "$ilotoki" bench --model "$model" --threads "$threads" --to "$target" --prompts "$prompts" --head "$head" \
+            --restore "$restore" "${few_shot[@]}" --json >"$work/$limit-$run.json" || die "the benchmark failed at the $limit MiB limit"
         rmdir "$group"
-        log "limit $limit, $head head done"
+        log "limit $limit, $head head, restore $restore done"
     done
 done
 
-python3 - "$work" "$limits" "$target" <<'PY'
+python3 - "$work" "$limits" "$target" "$heads" "$restores" <<'PY'
 import json, sys
-work, limits, target = sys.argv[1], sys.argv[2].split(), sys.argv[3]
+work, limits, target, heads, restores = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4].split(), sys.argv[5].split()
 print()
 print(f"Decode toward {target} under a cgroup memory limit (model pages dropped before each run)")
+print("decode+restore: decoded tokens over decode time plus the time reading pages back; same tokens: as unlimited")
 print()
-print("limit MiB   head      decode tok/s   vs unlimited   major faults   peak RSS MiB   peak anon MiB   rows/token")
-base = {}
+print("limit MiB   head      restore   decode tok/s   decode+restore   vs unlimited   major faults   restored MiB   peak RSS MiB   peak anon MiB   rows/token   same tokens")
+base, reference = {}, {}
 for limit in limits:
-    for head in ("full", "trimmed"):
-        run = json.load(open(f"{work}/{limit}-{head}.json"))["runs"][0]
-        decode = run["decodeTokensPerSecond"]
-        base.setdefault(head, decode)
-        rows = max(p["headRows"] for p in run["prompts"])
-        print(f"{limit:>9}   {head:<8} {decode:14.1f} {decode / base[head]:14.2f} {run['majorPageFaults']:14d} "
-              f"{run['peakRSSMiB']:14.1f} {run['peakAnonymousRSSMiB']:15.1f} {rows:12d}")
+    for head in heads:
+        for restore in restores:
+            run = json.load(open(f"{work}/{limit}-{head}-{restore}.json"))["runs"][0]
+            decode = run["decodeTokensPerSecond"]
+            with_restore = run["decodeWithRestoreTokensPerSecond"]
+            key = (head, restore)
+            base.setdefault(key, with_restore)
+            tokens = [p["tokens"] for p in run["prompts"]]
+            reference.setdefault(key, tokens)
+            rows = max(p["headRows"] for p in run["prompts"])
+            print(f"{limit:>9}   {head:<8} {restore:>7} {decode:14.1f} {with_restore:16.1f} {with_restore / base[key]:14.2f} "
+                  f"{run['majorPageFaults']:14d} {run['restoredBytes'] / 1048576:14.1f} {run['peakRSSMiB']:14.1f} "
+                  f"{run['peakAnonymousRSSMiB']:15.1f} {rows:12d}   {'yes' if tokens == reference[key] else 'NO'}")
 PY

@@ -20,6 +20,13 @@ struct BenchCommand {
             OptionSpec(
                 "--head", .required("HEAD"),
                 help: "auto (default: the first prompts alternate the heads, then the faster is used), trimmed (only the target language's rows, checked) or full (llama.cpp's)."),
+            OptionSpec("--evict", help: "Page the model out of memory before each prompt, as a phone does to an app in the background."),
+            OptionSpec(
+                "--restore", .required("on|off"),
+                help: "Read the model's missing pages back in one pass before decoding (on, the default) or let them fault back (off)."),
+            OptionSpec(
+                "--few-shot",
+                help: "Give each prompt three example translations first, so the base test model answers in the target language."),
             OptionSpec(
                 "--batch", .required("N,N,…"),
                 help: "Also decode the prompts together, N at a time for each N (with llama.cpp's head), and compare with one at a time."),
@@ -55,6 +62,13 @@ struct BenchCommand {
         let prefillTokensPerSecond: Double
         let decodeTokensPerSecond: Double
         let majorPageFaults: Int
+        /// The fraction of the model in memory as the prompt started, the bytes read back
+        /// first, and the time that took (counted in `translationMs`).
+        let residentBefore: Double
+        let restoredBytes: Int
+        let restoreMs: Double
+        /// Restore, prefill and decode: the whole translation.
+        let translationMs: Double
         let targetLanguage: String
         /// The head this prompt used ("trimmed" or "full").
         let head: String
@@ -78,6 +92,15 @@ struct BenchCommand {
         let medianFirstPieceMs: Double
         let selectionMsPerToken: Double
         let majorPageFaults: Int
+        /// How the model was paged out before each prompt (`--evict`), and whether the
+        /// missing pages were read back first.
+        let evictedWith: String?
+        let restore: Bool
+        let restoreMs: Double
+        let restoredBytes: Int
+        /// Decoded tokens over decode time plus the restore's: the speed a user sees after
+        /// the system took the model away.
+        let decodeWithRestoreTokensPerSecond: Double
         let peakRSSMiB: Double
         let peakAnonymousRSSMiB: Double
         let headChecks: Int
@@ -163,6 +186,14 @@ struct BenchCommand {
         }
         let prompts = Array(BenchmarkPrompts.all.filter { target == nil || $0.direction.target == target }.prefix(promptLimit))
         let json = arguments.has("--json")
+        let evict = arguments.has("--evict")
+        let restore: Bool
+        switch arguments.value("--restore") ?? "on" {
+        case "on": restore = true
+        case "off": restore = false
+        case let other: throw UsageError(message: "--restore '\(other)': use on or off.", command: "bench")
+        }
+        let fewShot = arguments.has("--few-shot")
         let batchSizes = try arguments.value("--batch").map { list in
             try list.split(separator: ",").map { part -> Int in
                 guard let count = Int(part.trimmingCharacters(in: .whitespaces)), (1...Engine.maxSequences).contains(count) else {
@@ -197,10 +228,14 @@ struct BenchCommand {
 
             var figures: [PromptFigures] = []
             var peakAnonymous = memory().anonymous
+            var evictedWith: String?
             for (index, prompt) in prompts.enumerated() {
-                let translationPrompt = format.translationPrompt(for: prompt.text, direction: prompt.direction)
+                var translationPrompt = format.translationPrompt(for: prompt.text, direction: prompt.direction)
+                if fewShot { translationPrompt = BenchmarkPrompts.fewShot(translationPrompt, direction: prompt.direction, format: format) }
                 let used = calibration.next
-                let stats = try await generate(engine, translationPrompt, maxTokens: maxTokens, selection: selection, head: used)
+                if evict { evictedWith = try engine.evict() }
+                let stats = try await generate(
+                    engine, translationPrompt, maxTokens: maxTokens, selection: selection, head: used, restore: restore)
                 calibration.record(used, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
                 peakAnonymous = max(peakAnonymous, memory().anonymous)
                 figures.append(
@@ -210,14 +245,19 @@ struct BenchCommand {
                         firstPieceMs: stats.firstPieceMilliseconds, prefillMs: stats.prefillMilliseconds, decodeMs: stats.decodeMilliseconds,
                         selectionMs: stats.selectionMilliseconds, prefillTokensPerSecond: stats.prefillTokensPerSecond,
                         decodeTokensPerSecond: stats.decodeTokensPerSecond, majorPageFaults: stats.majorPageFaults,
+                        residentBefore: stats.residentFraction, restoredBytes: stats.restoredBytes, restoreMs: stats.restoreMilliseconds,
+                        translationMs: stats.restoreMilliseconds + stats.prefillMilliseconds + stats.decodeMilliseconds,
                         targetLanguage: prompt.direction.target.code, head: used.rawValue, tokens: stats.tokens, headRows: stats.head.rows,
                         headChecks: stats.head.checks, headRollbacks: stats.head.rollbacks, headFullSteps: stats.head.fullHeadSteps,
                         headFellBack: stats.head.fellBack, headWidened: stats.head.widened))
                 if !json {
                     console.err(
                         String(
-                            format: "  %2d %@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d   head %6d rows, %d checks, %d rollbacks%@\n",
-                            index + 1, prompt.direction.description, stats.promptTokens, stats.prefillTokensPerSecond,
+                            format: "  %2d %@  resident %5.1f%%%@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d   head %6d rows, %d checks, %d rollbacks%@\n",
+                            index + 1, prompt.direction.description, stats.residentFraction * 100,
+                            stats.restoredBytes > 0
+                                ? String(format: " (%.0f MiB read back in %.0f ms)", Double(stats.restoredBytes) / 1_048_576, stats.restoreMilliseconds) : "",
+                            stats.promptTokens, stats.prefillTokensPerSecond,
                             stats.generatedTokens, stats.decodeTokensPerSecond, stats.firstPieceMilliseconds, stats.majorPageFaults,
                             stats.head.rows, stats.head.checks, stats.head.rollbacks,
                             stats.head.fellBack ? " → full head" : stats.head.widened ? " → four languages' rows" : ""))
@@ -242,6 +282,10 @@ struct BenchCommand {
                     medianFirstPieceMs: median(figures.map(\.firstPieceMs)),
                     selectionMsPerToken: decoded > 0 ? selectionMs / Double(figures.reduce(0) { $0 + $1.generatedTokens }) : 0,
                     majorPageFaults: figures.reduce(0) { $0 + $1.majorPageFaults },
+                    evictedWith: evictedWith, restore: restore, restoreMs: figures.reduce(0) { $0 + $1.restoreMs },
+                    restoredBytes: figures.reduce(0) { $0 + $1.restoredBytes },
+                    decodeWithRestoreTokensPerSecond: decodeMs + figures.reduce(0) { $0 + $1.restoreMs } > 0
+                        ? Double(decoded) * 1000 / (decodeMs + figures.reduce(0) { $0 + $1.restoreMs }) : 0,
                     peakRSSMiB: memory().peak, peakAnonymousRSSMiB: peakAnonymous,
                     headChecks: figures.reduce(0) { $0 + $1.headChecks }, headRollbacks: figures.reduce(0) { $0 + $1.headRollbacks },
                     headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count,
@@ -266,11 +310,11 @@ struct BenchCommand {
     }
 
     private func generate(
-        _ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection, head: OutputHead
+        _ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection, head: OutputHead, restore: Bool = true
     ) async throws -> GenerationStats {
         let options = GenerationOptions(
             maxTokens: maxTokens, selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"), head: head,
-            targetLanguage: prompt.targetLanguage.code)
+            targetLanguage: prompt.targetLanguage.code, restoreResidency: restore)
         for try await event in engine.events(prompt: prompt.prompt, options: options) {
             if case .finished(let stats) = event { return stats }
         }
@@ -351,6 +395,12 @@ struct BenchCommand {
                 run.peakAnonymousRSSMiB, mark)
             if report.head == "auto" {
                 text += "        head: \(run.headChoice ?? "undecided") (\(run.headReason))\n"
+            }
+            if let evicted = run.evictedWith {
+                text += String(
+                    format: "        paged out before each prompt (%@); restore %@: %.0f MiB read back in %.0f ms; decode with the restore's time %.1f tok/s\n",
+                    evicted, run.restore ? "on" : "off", Double(run.restoredBytes) / 1_048_576, run.restoreMs,
+                    run.decodeWithRestoreTokensPerSecond)
             }
             for batch in run.batches ?? [] {
                 text += String(

@@ -49,4 +49,19 @@ enum BenchmarkPrompts {
             (texts[direction.source] ?? []).map { Prompt(direction: direction, text: $0) }
         }
     }
+
+    /// Three example translations into the prompt's target language, in the model's format,
+    /// before the prompt itself: the base test model then answers in that language (into Toki
+    /// Pona it writes Toki Pona, which exercises the small → Toki Pona head), as a translator
+    /// would.
+    static func fewShot(_ prompt: TranslationPrompt, direction: TranslationDirection, format: PromptFormat) -> TranslationPrompt {
+        let sources = texts[direction.source] ?? []
+        let targets = texts[direction.target] ?? []
+        let examples = zip(sources, targets).prefix(3).map { source, target in
+            format.translationPrompt(for: source, direction: direction).prompt + " " + target
+        }
+        return TranslationPrompt(
+            sourceText: prompt.sourceText, prompt: (examples + [prompt.prompt]).joined(separator: "\n"), targetLanguage: prompt.targetLanguage,
+            stopSequences: prompt.stopSequences, maxLines: prompt.maxLines)
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 import IloTokiCore
 
 /// The objects `ilotoki translate --json` writes, one per line of input, keys always in the
-/// documented order: `{"from","to","source","result","model","tokens","timings"}` for a
+/// documented order: `{"from","to","source","result","model","tokens","timings","residency"}` for a
 /// translation, `{"from","to","source","result"}` for an empty line, and
 /// `{"from","to","source","error"}` for a line that failed (`from`/`to` null when no
 /// direction could be chosen, `source` null when the line was not text).
@@ -13,7 +13,9 @@ enum TranslationJSON {
         return "{\(head(direction, source: text)),\"result\":\(string(progress.text)),\"model\":\(string(modelName(model))),"
             + "\"tokens\":{\"prompt\":\(stats.promptTokens),\"generated\":\(stats.generatedTokens)},"
             + "\"timings\":{\"prefill_ms\":\(number(stats.prefillMilliseconds)),\"decode_ms\":\(number(stats.decodeMilliseconds)),"
-            + "\"first_piece_ms\":\(number(stats.firstPieceMilliseconds)),\"decode_tokens_per_second\":\(number(stats.decodeTokensPerSecond))}}"
+            + "\"first_piece_ms\":\(number(stats.firstPieceMilliseconds)),\"decode_tokens_per_second\":\(number(stats.decodeTokensPerSecond)),"
+            + "\"restore_ms\":\(number(stats.restoreMilliseconds))},"
+            + "\"residency\":{\"resident_before\":\(number(stats.residentFraction)),\"restored_bytes\":\(stats.restoredBytes)}}"
     }
 
     /// An empty (or blank) line: answered, with nothing to translate.

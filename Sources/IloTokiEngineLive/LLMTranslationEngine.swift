@@ -130,6 +130,9 @@ extension CompletionStats {
             promptTokens: stats.promptTokens, generatedTokens: stats.generatedTokens, prefillMilliseconds: stats.prefillMilliseconds,
             decodeMilliseconds: stats.decodeMilliseconds, decodedTokens: stats.decodedTokens,
             firstPieceMilliseconds: stats.firstPieceMilliseconds, majorPageFaults: stats.majorPageFaults, end: CompletionEnd(stats.finishReason))
+        residentFraction = stats.residentFraction
+        restoredBytes = stats.restoredBytes
+        restoreMilliseconds = stats.restoreMilliseconds
     }
 }
 

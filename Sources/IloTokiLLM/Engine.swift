@@ -144,6 +144,20 @@ public final class Engine: Sendable {
         _ = CoreWork.shared.perform { ilotoki_llm_free(handle.pointer) }
     }
 
+    /// Benchmarks: pages the model file out of memory, as a phone's system does to an app in
+    /// the background, and returns the advice that did it ("MADV_PAGEOUT", ...). Waits for a
+    /// generation running on the handle.
+    /// - Throws: `EngineError` where nothing pages it out.
+    public func evict() throws -> String {
+        var how = [CChar](repeating: 0, count: 256)
+        guard let status = CoreWork.shared.perform({ ilotoki_llm_evict(handle.pointer, &how, how.count) }) else { throw EngineError.closing }
+        guard status == ILOTOKI_LLM_OK else { throw EngineError(status: status, buffer: how) }
+        return String(cString: how)
+    }
+
+    /// The fraction of the model file's pages in memory now (`mincore`); 1 where unknown.
+    public var residentFraction: Double { CoreWork.shared.perform { ilotoki_llm_resident_fraction(handle.pointer) } ?? 1 }
+
     /// The llama.cpp version the core was built against.
     public static var backendVersion: String { String(cString: ilotoki_llm_backend_version()) }
 
@@ -425,6 +439,7 @@ public final class Engine: Sendable {
         params.logits_for_all_prompt_tokens = options.logitsForAllPromptTokens
         params.ticket = ticket
         params.head = options.head.cValue
+        params.restore_residency = options.restoreResidency
         return params
     }
 
@@ -569,7 +584,8 @@ public final class Engine: Sendable {
             tokens: tokens,
             head: HeadStats(
                 rows: Int(cStats.head_rows), checks: Int(cStats.head_checks), rollbacks: Int(cStats.head_rollbacks),
-                fullHeadSteps: Int(cStats.head_full_steps), fellBack: cStats.head_fell_back, widened: cStats.head_widened)
+                fullHeadSteps: Int(cStats.head_full_steps), fellBack: cStats.head_fell_back, widened: cStats.head_widened),
+            residentFraction: cStats.resident_fraction, restoredBytes: Int(cStats.restored_bytes), restoreMilliseconds: cStats.restore_ms
         )
     }
 }

@@ -53,6 +53,9 @@ public struct GenerationOptions: Sendable, Equatable {
     /// The language code of the output ("tok", "en", "ru", "vi"), which picks the trimmed
     /// head's rows; `nil` keeps the rows of all four languages.
     public var targetLanguage: String?
+    /// Read the model's pages the system took back in one pass before decoding (below 98 %
+    /// resident); `false` lets them fault back during decode (benchmarks compare the two).
+    public var restoreResidency: Bool
 
     public init(
         maxTokens: Int = 512,
@@ -61,8 +64,10 @@ public struct GenerationOptions: Sendable, Equatable {
         selection: TokenSelection = .argmax,
         logitsForAllPromptTokens: Bool = false,
         head: OutputHead = .trimmed,
-        targetLanguage: String? = nil
+        targetLanguage: String? = nil,
+        restoreResidency: Bool = true
     ) {
+        self.restoreResidency = restoreResidency
         self.maxTokens = maxTokens
         self.maxLines = maxLines
         self.stopSequences = stopSequences

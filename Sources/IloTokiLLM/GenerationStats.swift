@@ -55,14 +55,24 @@ public struct GenerationStats: Sendable, Equatable {
     public var tokens: [Int32]
     /// What the output head did.
     public var head: HeadStats
+    /// The fraction of the model file in memory when the generation started (1 where unknown).
+    public var residentFraction: Double
+    /// Bytes of the model file read back before the prompt was evaluated.
+    public var restoredBytes: Int
+    /// Time of the residency check and restore, before the prefill.
+    public var restoreMilliseconds: Double
 
     public init(
         promptTokens: Int = 0, generatedTokens: Int = 0, prefillMilliseconds: Double = 0,
         decodeMilliseconds: Double = 0, decodedTokens: Int = 0, selectionMilliseconds: Double = 0,
         firstPieceMilliseconds: Double = 0, majorPageFaults: Int = 0, finishReason: FinishReason = .stopped,
-        tokens: [Int32] = [], head: HeadStats = HeadStats()
+        tokens: [Int32] = [], head: HeadStats = HeadStats(), residentFraction: Double = 1, restoredBytes: Int = 0,
+        restoreMilliseconds: Double = 0
     ) {
         self.head = head
+        self.residentFraction = residentFraction
+        self.restoredBytes = restoredBytes
+        self.restoreMilliseconds = restoreMilliseconds
         self.promptTokens = promptTokens
         self.generatedTokens = generatedTokens
         self.prefillMilliseconds = prefillMilliseconds

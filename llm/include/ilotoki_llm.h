@@ -169,6 +169,13 @@ typedef struct ilotoki_llm_start_params {
      * caller's string needs to live only for the call.
      */
     const char *target_language;
+    /**
+     * Before evaluating, bring back the model's pages the system has taken (see
+     * `ilotoki_llm_stats.resident_fraction`): when less than 98 % of the file is in memory,
+     * the missing runs are read in order, at the storage's speed, instead of being faulted
+     * back one 4 KiB page at a time during decode. On by default.
+     */
+    bool restore_residency;
 } ilotoki_llm_start_params;
 
 /** Figures for the current (or last) translation on a handle. */
@@ -204,6 +211,14 @@ typedef struct ilotoki_llm_stats {
     /** A check found a winner outside the target language's rows but inside the four
         languages' union, and the translation went on with that union as its kept rows. */
     bool head_widened;
+    /** The fraction of the model file's pages in memory when the translation started (from
+        `mincore`, before any restore); 1 where it cannot be known. */
+    double resident_fraction;
+    /** Bytes of the model file read back before evaluating (`restore_residency`). */
+    uint64_t restored_bytes;
+    /** Wall time of the residency check and the restore, in milliseconds: part of the
+        translation's time, before `prefill_ms`. */
+    double restore_ms;
 } ilotoki_llm_stats;
 
 /** Facts about a loaded model. Strings are owned by the handle and live as long as it does. */
@@ -327,6 +342,23 @@ ilotoki_llm_status ilotoki_llm_start(ilotoki_llm *llm, const char *prompt,
  */
 ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t *piece_len,
                                     char *error, size_t error_len);
+
+/**
+ * Benchmarks: pages the model file out of memory, as a phone's system does to an app in the
+ * background: `madvise(MADV_PAGEOUT)` over the file's mappings in this process (Linux 5.4 and
+ * later), else `MADV_COLD`, else `posix_fadvise(POSIX_FADV_DONTNEED)`, whichever first lowers
+ * the resident fraction.
+ *
+ * Thread safety: not alongside `start`, `next` or `free` on the handle.
+ *
+ * - Parameters:
+ *   - how: receives the name of the advice that worked ("MADV_PAGEOUT", ...).
+ * - Returns: `ILOTOKI_LLM_OK`, or `ILOTOKI_LLM_ERROR_INTERNAL` when none lowered it.
+ */
+ilotoki_llm_status ilotoki_llm_evict(ilotoki_llm *llm, char *how, size_t how_len);
+
+/** The fraction of the model file's pages in memory now (`mincore`); 1 where unknown, -1 for NULL. */
+double ilotoki_llm_resident_fraction(ilotoki_llm *llm);
 
 /** The most prompts `ilotoki_llm_start_batch` decodes at once. */
 #define ILOTOKI_LLM_MAX_SEQUENCES 16

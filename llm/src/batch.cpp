@@ -146,6 +146,14 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     // and a step evaluates one token per slot.
     const int32_t tokens_per_evaluation =
         round_up(std::max(std::min(longest_prompt, kLargestEvaluation), static_cast<int32_t>(batch.slots.size())), 16);
+    {
+        ilotoki_llm_stats figures{};
+        restore_residency(start_params.restore_residency, figures);
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.resident_fraction = figures.resident_fraction;
+        stats.restored_bytes = figures.restored_bytes;
+        stats.restore_ms = figures.restore_ms;
+    }
     prepare_batch_context(static_cast<int32_t>(batch.slots.size()), round_up(longest_need, kContextGranule), tokens_per_evaluation);
     llama_memory_clear(llama_get_memory(batch_context), true);
     for (size_t i = 0; i < batch.sequences.size(); ++i) {

@@ -157,6 +157,15 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
                             " (with room for the translation)."};
     }
 
+    // Pages the system took while the app was away come back in one pass, before decoding.
+    {
+        ilotoki_llm_stats figures{};
+        restore_residency(params.restore_residency, figures);
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.resident_fraction = figures.resident_fraction;
+        stats.restored_bytes = figures.restored_bytes;
+        stats.restore_ms = figures.restore_ms;
+    }
     // Every translation starts fresh: no conversation state is carried over.
     llama_memory_clear(llama_get_memory(context), true);
     started = true;
@@ -190,6 +199,20 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     }
     if (!completed) finish(ILOTOKI_LLM_FINISH_STOPPED);
     hook_head(trimming);
+}
+
+void ilotoki_llm::restore_residency(bool restore, ilotoki_llm_stats &into) {
+    into.resident_fraction = 1.0;
+    if (residency == nullptr || !residency->available()) return;
+    const auto start = Clock::now();
+    if (restore) {
+        const auto done = residency->restore(kRestoreThreshold);
+        into.resident_fraction = done.resident_before;
+        into.restored_bytes = done.bytes_read;
+    } else {
+        into.resident_fraction = residency->resident_fraction();
+    }
+    into.restore_ms = milliseconds_between(start, Clock::now());
 }
 
 void ilotoki_llm::hook_head(bool on) {

@@ -9,6 +9,7 @@
 #include "batch.hpp"
 #include "output_filter.hpp"
 #include "repetition.hpp"
+#include "residency.hpp"
 #include "trimmed_decision.hpp"
 #include "trimmed_head.hpp"
 
@@ -32,6 +33,8 @@ inline constexpr uint32_t kSamplingChainSeed = 1234;
 // then every kCheckEvery tokens (and at once at the end of a line or of the output).
 inline constexpr int32_t kFirstCheck = 4;
 inline constexpr int32_t kCheckEvery = 8;
+// Below this fraction of the file in memory, a translation reads the missing pages back first.
+inline constexpr double kRestoreThreshold = 0.98;
 
 using Clock = std::chrono::steady_clock;
 
@@ -75,6 +78,9 @@ struct ilotoki_llm {
     int32_t threads = 0;
     int32_t vocabulary_size = 0;
     llama_flash_attn_type flash_attention = LLAMA_FLASH_ATTN_TYPE_AUTO;
+    // The model file's residency (a mapping of its own for mincore, the descriptor to read
+    // missing pages back through).
+    std::unique_ptr<ilotoki::Residency> residency;
     // The trimmed output head, or null (with the reason) when this model's cannot be trimmed.
     std::unique_ptr<ilotoki::TrimmedHead> head;
     std::string head_unavailable;
@@ -174,6 +180,8 @@ struct ilotoki_llm {
     void accept(llama_token token, double selection_ms);
     /// Drops the generated tokens after the first `count` (a rollback, an output that ended early).
     void keep_generated(size_t count);
+    /// Measures the file's residency and, when asked, restores it; the figures go to `into`.
+    void restore_residency(bool restore, ilotoki_llm_stats &into);
     void step_full();
     void step_trimmed();
     void hook_head(bool on);

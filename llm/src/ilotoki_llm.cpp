@@ -107,6 +107,7 @@ ilotoki_llm_start_params ilotoki_llm_default_start_params(void) {
     params.ticket = 0;
     params.head = ILOTOKI_LLM_HEAD_TRIMMED;
     params.target_language = nullptr;
+    params.restore_residency = true;
     return params;
 }
 
@@ -163,6 +164,7 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         }
         llama_attach_threadpool(llm->context, llm->threadpool, nullptr);
         llm->context_length = static_cast<int32_t>(llama_n_ctx(llm->context));
+        llm->residency = std::make_unique<ilotoki::Residency>(file);
         llm->head = ilotoki::TrimmedHead::open(file, llm->model, llm->threads, ilotoki::kCheckEvery, llm->head_unavailable);
         llm->batch = llama_batch_init(llm->batch_size, 0, 1);
         llm->batch_allocated = true;
@@ -299,6 +301,28 @@ ilotoki_llm_status ilotoki_llm_sequence_error(const ilotoki_llm *llm, int32_t pr
     const auto &sequence = llm->batch_run->sequences[static_cast<size_t>(prompt_index)];
     write_error(error, error_len, sequence.error);
     return sequence.error_status;
+}
+
+ilotoki_llm_status ilotoki_llm_evict(ilotoki_llm *llm, char *how, size_t how_len) {
+    write_error(how, how_len, "");
+    return guarded(how, how_len, [&]() -> ilotoki_llm_status {
+        if (llm == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_evict needs a handle."};
+        std::lock_guard<std::mutex> lock(llm->run_mutex);
+        const std::string done = llm->residency != nullptr ? llm->residency->evict() : "";
+        if (done.empty()) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "No way to page the model out worked here."};
+        write_error(how, how_len, done);
+        return ILOTOKI_LLM_OK;
+    });
+}
+
+double ilotoki_llm_resident_fraction(ilotoki_llm *llm) {
+    if (llm == nullptr) return -1;
+    try {
+        std::lock_guard<std::mutex> lock(llm->run_mutex);
+        return llm->residency != nullptr ? llm->residency->resident_fraction() : 1.0;
+    } catch (...) {
+        return 1.0;
+    }
 }
 
 uint64_t ilotoki_llm_reserve_ticket(ilotoki_llm *llm) {

@@ -107,6 +107,29 @@ static void with_models(const char *directory) {
     EXPECT(ilotoki_llm_next(llm, &piece, &length, error, sizeof error) == ILOTOKI_LLM_DONE);
     EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK && stats.finish_reason == ILOTOKI_LLM_FINISH_STOPPED);
 
+    /* Residency: the fraction of the file in memory, paging it out, and the restore before a
+     * translation that brings it back (what a phone's system takes while the app is away). */
+    const double resident = ilotoki_llm_resident_fraction(llm);
+    EXPECT(resident > 0.0 && resident <= 1.0);
+    EXPECT(ilotoki_llm_resident_fraction(NULL) < 0);
+    char how[64];
+    if (ilotoki_llm_evict(llm, how, sizeof how) == ILOTOKI_LLM_OK) {
+        EXPECT(strlen(how) > 0);
+        EXPECT(ilotoki_llm_resident_fraction(llm) < resident);
+        start = ilotoki_llm_default_start_params();
+        start.max_tokens = 2;
+        EXPECT(start.restore_residency);
+        EXPECT(ilotoki_llm_start(llm, "Toki Pona: mi moku\nEnglish:", &start, error, sizeof error) == ILOTOKI_LLM_OK);
+        while (ilotoki_llm_next(llm, &piece, &length, error, sizeof error) == ILOTOKI_LLM_OK) {
+        }
+        EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK);
+        EXPECT(stats.resident_fraction < resident);
+        EXPECT(stats.restored_bytes > 0);
+        EXPECT(ilotoki_llm_resident_fraction(llm) > 0.98);
+    } else {
+        fprintf(stderr, "c_api_test: paging out is not possible here (%s); the restore is not exercised\n", how);
+    }
+
     /* A stop sequence that is not UTF-8 text is refused: it could cut a character in two. */
     const char *bad_stops[] = {"\n", "\xbf"};
     start = ilotoki_llm_default_start_params();

@@ -115,6 +115,12 @@ public struct CompletionStats: Sendable, Equatable {
     /// Major page faults of the process during the completion.
     public var majorPageFaults: Int
     public var end: CompletionEnd
+    /// The fraction of the model in memory when the completion started (1 where unknown).
+    public var residentFraction: Double = 1
+    /// Bytes of the model read back in one pass before the prompt was evaluated.
+    public var restoredBytes = 0
+    /// Time of the residency check and that read, before the prefill.
+    public var restoreMilliseconds = 0.0
 
     public init(
         promptTokens: Int = 0, generatedTokens: Int = 0, prefillMilliseconds: Double = 0, decodeMilliseconds: Double = 0,

@@ -71,6 +71,14 @@ public struct TranslationPrompt: Equatable, Sendable {
     /// not stop by themselves must not ramble on until the token limit.
     public let maxLines: Int
 
+    public init(sourceText: String, prompt: String, targetLanguage: Language, stopSequences: [String], maxLines: Int) {
+        self.sourceText = sourceText
+        self.prompt = prompt
+        self.targetLanguage = targetLanguage
+        self.stopSequences = stopSequences
+        self.maxLines = maxLines
+    }
+
     /// Trims and NFC-normalises text typed by a person.
     public static func prepare(_ text: String) -> String {
         text.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping

@@ -24,6 +24,10 @@ public struct TranslationStats: Equatable, Sendable, Codable {
     public var decodedTokens = 0
     public var firstPieceMilliseconds = 0.0
     public var majorPageFaults = 0
+    /// The smallest fraction of the model found in memory as a chunk started.
+    public var residentFraction = 1.0
+    public var restoredBytes = 0
+    public var restoreMilliseconds = 0.0
 
     public init() {}
 
@@ -39,6 +43,9 @@ public struct TranslationStats: Equatable, Sendable, Codable {
         decodeMilliseconds += stats.decodeMilliseconds
         decodedTokens += stats.decodedTokens
         majorPageFaults += stats.majorPageFaults
+        residentFraction = min(residentFraction, stats.residentFraction)
+        restoredBytes += stats.restoredBytes
+        restoreMilliseconds += stats.restoreMilliseconds
     }
 }
 

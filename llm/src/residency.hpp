@@ -1,0 +1,75 @@
+// Residency of the model file in memory: how much of it the system still holds, bringing back
+// what it took in one sequential pass before a translation decodes, and (for benchmarks)
+// taking it away as a phone does while the app is in the background.
+//
+// llama.cpp maps the file; when the system reclaims some of its pages, every one is faulted
+// back during decode as a random 4 KiB read that stalls all threads. The same pages read
+// ahead in order cost a fraction of that. The core keeps a read-only mapping of its own of the
+// same file: `mincore` over it tells which of the file's pages are in memory (the page cache is
+// the file's, shared by both mappings), and reading the missing runs through the descriptor
+// puts them back before the first decode. Its own mapping is never touched, so it adds
+// nothing to the process's resident memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ilotoki {
+
+class Residency {
+public:
+    /// Maps `path` for residency checks; an empty object (every call a no-op reporting full
+    /// residency) when it cannot.
+    explicit Residency(const std::string &path);
+    ~Residency();
+    Residency(const Residency &) = delete;
+    Residency &operator=(const Residency &) = delete;
+
+    bool available() const { return base_ != nullptr; }
+    uint64_t size() const { return size_; }
+
+    /// The fraction of the file's pages in memory now (1 when unknown).
+    double resident_fraction();
+
+    /// What `restore` did.
+    struct Restore {
+        double resident_before = 1.0;
+        uint64_t bytes_read = 0;
+        double milliseconds = 0;
+    };
+
+    /// When less than `threshold` of the file is in memory, reads every missing run of pages
+    /// back in order (large sequential reads, so the pages come back at the storage's speed,
+    /// not one fault at a time) and waits for them: into llama.cpp's mapping with
+    /// MADV_POPULATE_READ where the kernel has it, else through the descriptor.
+    Restore restore(double threshold);
+
+    /// Pages the model out of memory, as the system does to an app in the background: the
+    /// file's mappings in this process (found in /proc/self/maps by its real path) with
+    /// MADV_PAGEOUT, else MADV_COLD, else POSIX_FADV_DONTNEED on the file. Returns how ("" when
+    /// nothing worked).
+    std::string evict();
+
+private:
+    /// A mapping of the file in this process other than this object's own: its addresses and
+    /// the file offset it starts at.
+    struct Mapping {
+        uintptr_t from, to;
+        uint64_t offset;
+    };
+    std::vector<Mapping> mappings() const;
+
+    /// The page-aligned runs of missing pages, as byte offsets and lengths.
+    std::vector<std::pair<uint64_t, uint64_t>> missing_runs();
+
+    std::string real_path_;
+    int fd_ = -1;
+    void *base_ = nullptr;
+    uint64_t size_ = 0;
+    size_t page_ = 4096;
+    std::vector<unsigned char> pages_;
+};
+
+} // namespace ilotoki
