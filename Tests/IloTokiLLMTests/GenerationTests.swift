@@ -15,7 +15,10 @@ import Testing
     func argmaxChoosesExactlyWhatLlamaGreedySamplerChooses(prompt: String) async throws {
         let ours = try await engine.collect(prompt, GenerationOptions(maxTokens: 80, selection: .argmax))
         let llama = try await engine.collect(prompt, GenerationOptions(maxTokens: 80, selection: .llamaGreedy))
-        #expect(ours.stats.tokens.count >= 64)
+        // Long enough to mean something; the base model loops on these, and the runaway guard
+        // ends a loop the same way for both.
+        #expect(ours.stats.tokens.count >= 48)
+        #expect(ours.stats.finishReason == llama.stats.finishReason)
         #expect(ours.stats.tokens == llama.stats.tokens)
         #expect(ours.text == llama.text)
     }
