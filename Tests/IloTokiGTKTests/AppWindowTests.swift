@@ -154,6 +154,40 @@ import Testing
         #expect(window.historyRows.first == "en→tok  I love you → mi olin e sina")
     }
 
+    @Test func aParagraphsSentencesFillInTogether() async throws {
+        // An engine that streams its prompts together, a piece of each in turn, as the live
+        // engine's batch does: the target plate shows every sentence growing at once.
+        let home = TemporaryDirectory("gtk-paragraph")
+        let pieces: [String: [String]] = [
+            "I eat fruit.": [" mi", " moku", " e", " kili."], "You sleep!": [" sina", " lape!"], "We go home.": [" mi", " mute", " li", " tawa", " tomo."],
+        ]
+        let model = TranslatorModel(
+            store: ModelStore(directories: AppDirectories(home: home.url)),
+            engineLoader: ScriptedEngineLoader { _ in
+                ScriptedEngine(parallelCompletions: 8, delay: .milliseconds(30)) { source in pieces[source] ?? [" ?"] }
+            },
+            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 }, isFontInstalled: Fonts.has)
+        let window = makeWindow(model)
+        defer { close(window) }
+        await model.launch()
+        await model.run(.useFileForSession(path: "/demo/model.gguf", format: .sourceTarget))
+        await pump("ready") { model.modelState == .ready && window.slabTitle == "Translate" }
+        window.type("I eat fruit. You sleep!  We go home.")
+        await pump("the source plate has the text") { model.sourceText == "I eat fruit. You sleep!  We go home." }
+        window.activate(.slab)
+        var drawn: [String] = []
+        await pump("translated") {
+            if model.translationState == .translating, drawn.last != window.targetPlateText { drawn.append(window.targetPlateText) }
+            return model.translationState == .done
+        }
+        #expect(window.targetPlateText == "mi moku e kili. sina lape!  mi mute li tawa tomo.")
+        // Early on, each sentence had its first word on the plate before the first was finished.
+        #expect(drawn.contains("mi sina mi") || drawn.contains("mi sina  mi"), "\(drawn)")
+        window.activate(.place(.history))
+        await pump("history") { window.place == .history && !window.historyRows.isEmpty }
+        #expect(window.historyRows.count == 1, "the paragraph is one entry")
+    }
+
     // MARK: - The look
 
     @Test func exactlyOneJeloSurfaceInEveryState() async throws {
