@@ -174,9 +174,15 @@ std::string Residency::evict() {
     }
 #endif
 #if defined(POSIX_FADV_DONTNEED)
-    if (how.empty()) {
+    // Pages read back in large folios (MADV_POPULATE_READ) are not always split for
+    // MADV_PAGEOUT. Unmapping them from llama.cpp's mapping first (MADV_DONTNEED: the mapping
+    // is of a file opened read-only, so nothing is lost) leaves them to the page cache, which
+    // drops them.
+    if (how.empty() || resident_fraction() > 0.5) {
+        bool unmapped = false;
+        for (const auto &[from, to] : ranges) unmapped = madvise(reinterpret_cast<void *>(from), to - from, MADV_DONTNEED) == 0 || unmapped;
         posix_fadvise(fd_, 0, static_cast<off_t>(size_), POSIX_FADV_DONTNEED);
-        if (resident_fraction() < before) how = "POSIX_FADV_DONTNEED";
+        if (resident_fraction() < before) how = unmapped ? "MADV_DONTNEED + POSIX_FADV_DONTNEED" : "POSIX_FADV_DONTNEED";
     }
 #endif
     return how;
