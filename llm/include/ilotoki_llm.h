@@ -346,8 +346,9 @@ ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t
 /**
  * Benchmarks: pages the model file out of memory, as a phone's system does to an app in the
  * background: `madvise(MADV_PAGEOUT)` over the file's mappings in this process (Linux 5.4 and
- * later), else `MADV_COLD`, else `posix_fadvise(POSIX_FADV_DONTNEED)`, whichever first lowers
- * the resident fraction.
+ * later), else `MADV_COLD`; where more than half stays (pages read back in large folios),
+ * `MADV_DONTNEED` on those read-only mappings and `posix_fadvise(POSIX_FADV_DONTNEED)` on the
+ * file as well. `how` names the advice that lowered the resident fraction.
  *
  * Thread safety: not alongside `start`, `next` or `free` on the handle.
  *

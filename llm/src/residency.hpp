@@ -48,8 +48,8 @@ public:
 
     /// Pages the model out of memory, as the system does to an app in the background: the
     /// file's mappings in this process (found in /proc/self/maps by its real path) with
-    /// MADV_PAGEOUT, else MADV_COLD, else POSIX_FADV_DONTNEED on the file. Returns how ("" when
-    /// nothing worked).
+    /// MADV_PAGEOUT, else MADV_COLD; where more than half stays, MADV_DONTNEED on those
+    /// mappings and POSIX_FADV_DONTNEED on the file. Returns how ("" when nothing worked).
     std::string evict();
 
 private:
