@@ -72,21 +72,14 @@ void ilotoki_llm::prepare_batch_context(int32_t sequences, int32_t per_sequence,
 
 void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const int32_t *max_tokens, int32_t sequences,
                               const ilotoki_llm_start_params &start_params) {
-    for (size_t i = 0; i < start_params.stop_sequence_count && start_params.stop_sequences != nullptr; ++i) {
-        const char *stop = start_params.stop_sequences[i];
-        if (stop != nullptr && !ilotoki::utf8::is_valid(stop, std::strlen(stop))) {
-            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "Stop sequence " + std::to_string(i + 1) + " is not valid UTF-8 text."};
-        }
-    }
+    std::vector<std::string> stops = stop_sequences(start_params);
     translation_id.store(start_params.ticket != 0 ? start_params.ticket : reserve_ticket());
     // A single translation's state is over; `next` refuses until the next `start`.
     started = false;
     finished = true;
     hook_head(false);
     auto run = std::make_unique<BatchRun>();
-    for (size_t i = 0; i < start_params.stop_sequence_count && start_params.stop_sequences != nullptr; ++i) {
-        if (start_params.stop_sequences[i] != nullptr) run->stop_sequences.emplace_back(start_params.stop_sequences[i]);
-    }
+    run->stop_sequences = std::move(stops);
     run->max_lines = start_params.max_lines;
     const int32_t default_limit = start_params.max_tokens > 0 ? start_params.max_tokens : context_length;
 
@@ -146,14 +139,7 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     // and a step evaluates one token per slot.
     const int32_t tokens_per_evaluation =
         round_up(std::max(std::min(longest_prompt, kLargestEvaluation), static_cast<int32_t>(batch.slots.size())), 16);
-    {
-        ilotoki_llm_stats figures{};
-        restore_residency(start_params.restore_residency, figures);
-        std::lock_guard<std::mutex> lock(stats_mutex);
-        stats.resident_fraction = figures.resident_fraction;
-        stats.restored_bytes = figures.restored_bytes;
-        stats.restore_ms = figures.restore_ms;
-    }
+    restore_residency(start_params.restore_residency);
     prepare_batch_context(static_cast<int32_t>(batch.slots.size()), round_up(longest_need, kContextGranule), tokens_per_evaluation);
     llama_memory_clear(llama_get_memory(batch_context), true);
     for (size_t i = 0; i < batch.sequences.size(); ++i) {

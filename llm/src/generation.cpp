@@ -88,14 +88,7 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     if (!ilotoki::utf8::is_valid(prompt, prompt_length)) {
         throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "The prompt is not valid UTF-8 text."};
     }
-    // A stop sequence that is not text could match inside a character of the output and cut
-    // it in two (found by fuzz_output_filter); valid ones match only whole characters.
-    for (size_t i = 0; i < start_params.stop_sequence_count && start_params.stop_sequences != nullptr; ++i) {
-        const char *stop = start_params.stop_sequences[i];
-        if (stop != nullptr && !ilotoki::utf8::is_valid(stop, std::strlen(stop))) {
-            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "Stop sequence " + std::to_string(i + 1) + " is not valid UTF-8 text."};
-        }
-    }
+    std::vector<std::string> stops = ilotoki_llm::stop_sequences(start_params);
     translation_id.store(start_params.ticket != 0 ? start_params.ticket : reserve_ticket());
     started = false;
     finished = false;
@@ -112,10 +105,6 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
         page_faults_at_start = major_page_faults_so_far();
     }
 
-    std::vector<std::string> stops;
-    for (size_t i = 0; i < params.stop_sequence_count; ++i) {
-        if (params.stop_sequences != nullptr && params.stop_sequences[i] != nullptr) stops.emplace_back(params.stop_sequences[i]);
-    }
     params.stop_sequences = nullptr; // not kept: the caller owns those strings
     params.stop_sequence_count = 0;
     output.reset(std::move(stops), params.max_lines);
@@ -158,14 +147,7 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     }
 
     // Pages the system took while the app was away come back in one pass, before decoding.
-    {
-        ilotoki_llm_stats figures{};
-        restore_residency(params.restore_residency, figures);
-        std::lock_guard<std::mutex> lock(stats_mutex);
-        stats.resident_fraction = figures.resident_fraction;
-        stats.restored_bytes = figures.restored_bytes;
-        stats.restore_ms = figures.restore_ms;
-    }
+    restore_residency(params.restore_residency);
     // Every translation starts fresh: no conversation state is carried over.
     llama_memory_clear(llama_get_memory(context), true);
     started = true;
@@ -201,18 +183,40 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     hook_head(trimming);
 }
 
-void ilotoki_llm::restore_residency(bool restore, ilotoki_llm_stats &into) {
-    into.resident_fraction = 1.0;
-    if (residency == nullptr || !residency->available()) return;
-    const auto start = Clock::now();
-    if (restore) {
-        const auto done = residency->restore(kRestoreThreshold);
-        into.resident_fraction = done.resident_before;
-        into.restored_bytes = done.bytes_read;
-    } else {
-        into.resident_fraction = residency->resident_fraction();
+std::vector<std::string> ilotoki_llm::stop_sequences(const ilotoki_llm_start_params &start_params) {
+    std::vector<std::string> stops;
+    for (size_t i = 0; i < start_params.stop_sequence_count && start_params.stop_sequences != nullptr; ++i) {
+        const char *stop = start_params.stop_sequences[i];
+        if (stop == nullptr) continue;
+        // A stop sequence that is not text could match inside a character of the output and
+        // cut it in two (found by fuzz_output_filter); valid ones match only whole characters.
+        if (!ilotoki::utf8::is_valid(stop, std::strlen(stop))) {
+            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "Stop sequence " + std::to_string(i + 1) + " is not valid UTF-8 text."};
+        }
+        stops.emplace_back(stop);
     }
-    into.restore_ms = milliseconds_between(start, Clock::now());
+    return stops;
+}
+
+void ilotoki_llm::restore_residency(bool restore) {
+    double fraction = 1.0;
+    uint64_t bytes = 0;
+    double milliseconds = 0;
+    if (residency != nullptr && residency->available()) {
+        const auto start = Clock::now();
+        if (restore) {
+            const auto done = residency->restore(kRestoreThreshold);
+            fraction = done.resident_before;
+            bytes = done.bytes_read;
+        } else {
+            fraction = residency->resident_fraction();
+        }
+        milliseconds = milliseconds_between(start, Clock::now());
+    }
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    stats.resident_fraction = fraction;
+    stats.restored_bytes = bytes;
+    stats.restore_ms = milliseconds;
 }
 
 void ilotoki_llm::hook_head(bool on) {

@@ -180,8 +180,10 @@ struct ilotoki_llm {
     void accept(llama_token token, double selection_ms);
     /// Drops the generated tokens after the first `count` (a rollback, an output that ended early).
     void keep_generated(size_t count);
-    /// Measures the file's residency and, when asked, restores it; the figures go to `into`.
-    void restore_residency(bool restore, ilotoki_llm_stats &into);
+    /// The caller's stop sequences, copied; throws for one that is not UTF-8 text.
+    static std::vector<std::string> stop_sequences(const ilotoki_llm_start_params &start_params);
+    /// Measures the file's residency and, when asked, restores it; the figures go to `stats`.
+    void restore_residency(bool restore);
     void step_full();
     void step_trimmed();
     void hook_head(bool on);
