@@ -328,23 +328,7 @@ public final class TranslatorModel {
     public func translation(
         of text: String, direction: TranslationDirection, bySentence: Bool? = nil
     ) -> AsyncThrowingStream<TranslationProgress, Error> {
-        let updates = translations(of: [TextToTranslate(text, direction: direction)], bySentence: bySentence)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await update in updates {
-                        switch update {
-                        case .progress(_, let progress): continuation.yield(progress)
-                        case .failed(_, let error): throw error
-                        }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        Translator.progress(ofOnlyText: translations(of: [TextToTranslate(text, direction: direction)], bySentence: bySentence))
     }
 
     /// Streams the translations of several texts made together (their sentences share the

@@ -148,8 +148,13 @@ public struct Translator: Sendable {
     ///
     /// Cancelling the consuming task stops the running generation.
     public func translate(_ text: String, direction: TranslationDirection) -> AsyncThrowingStream<TranslationProgress, Error> {
-        let updates = translateAll([TextToTranslate(text, direction: direction)])
-        return AsyncThrowingStream { continuation in
+        Self.progress(ofOnlyText: translateAll([TextToTranslate(text, direction: direction)]))
+    }
+
+    /// The updates of a batch of one text as that text's progress: its failure ends the stream
+    /// with the error. Cancelling the consuming task cancels the batch.
+    static func progress(ofOnlyText updates: AsyncThrowingStream<TextUpdate, Error>) -> AsyncThrowingStream<TranslationProgress, Error> {
+        AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     for try await update in updates {
