@@ -45,21 +45,27 @@ public final class ScriptedEngine: TranslationEngine {
         state.withLock { $0.append(prompt) }
         let pieces = script(prompt.sourceText)
         return AsyncThrowingStream { continuation in
-            // Started under the lock that its own end takes, so it is listed before it can end.
-            let task = running.withLock { running in
-                let number = running.next
-                running.next += 1
-                let task = Task { [self] in
-                    defer {
-                        self.running.withLock { _ = $0.tasks.removeValue(forKey: number) }
-                        ended.withLock { $0 += 1 }
-                    }
-                    await stream(pieces, of: prompt, into: continuation)
-                }
-                running.tasks[number] = task
-                return task
-            }
+            let task = track { [self] in await stream(pieces, of: prompt, into: continuation) }
             continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Runs a completion's work as a task listed for `stopAndWait`, counted in
+    /// `endedCompletions` once it ends. It is started under the lock its own end takes, so it
+    /// is listed before it can end.
+    private func track(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        running.withLock { running in
+            let number = running.next
+            running.next += 1
+            let task = Task { [self] in
+                defer {
+                    self.running.withLock { _ = $0.tasks.removeValue(forKey: number) }
+                    ended.withLock { $0 += 1 }
+                }
+                await work()
+            }
+            running.tasks[number] = task
+            return task
         }
     }
 
@@ -88,40 +94,30 @@ public final class ScriptedEngine: TranslationEngine {
         let scripts = prompts.map { script($0.sourceText) }
         let width = parallelCompletions
         return AsyncThrowingStream { continuation in
-            let task = running.withLock { running in
-                let number = running.next
-                running.next += 1
-                let task = Task { [self] in
-                    defer {
-                        self.running.withLock { _ = $0.tasks.removeValue(forKey: number) }
-                        ended.withLock { $0 += 1 }
-                    }
-                    var window: [(index: Int, next: Int)] = []
-                    var waiting = Array(prompts.indices)[...]
-                    while !window.isEmpty || !waiting.isEmpty {
-                        while window.count < width, let index = waiting.popFirst() { window.append((index, 0)) }
-                        if delay > .zero { try? await clock.sleep(for: delay) }
-                        if Task.isCancelled { break }
-                        var still: [(index: Int, next: Int)] = []
-                        for (index, next) in window {
-                            let pieces = scripts[index]
-                            if next < pieces.count {
-                                continuation.yield(.piece(index: index, pieces[next]))
-                                still.append((index, next + 1))
-                            } else {
-                                continuation.yield(
-                                    .finished(
-                                        index: index,
-                                        CompletionStats(
-                                            promptTokens: prompts[index].prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)))
-                            }
+            let task = track { [self] in
+                var window: [(index: Int, next: Int)] = []
+                var waiting = Array(prompts.indices)[...]
+                while !window.isEmpty || !waiting.isEmpty {
+                    while window.count < width, let index = waiting.popFirst() { window.append((index, 0)) }
+                    if delay > .zero { try? await clock.sleep(for: delay) }
+                    if Task.isCancelled { break }
+                    var still: [(index: Int, next: Int)] = []
+                    for (index, next) in window {
+                        let pieces = scripts[index]
+                        if next < pieces.count {
+                            continuation.yield(.piece(index: index, pieces[next]))
+                            still.append((index, next + 1))
+                        } else {
+                            continuation.yield(
+                                .finished(
+                                    index: index,
+                                    CompletionStats(
+                                        promptTokens: prompts[index].prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)))
                         }
-                        window = still
                     }
-                    continuation.finish()
+                    window = still
                 }
-                running.tasks[number] = task
-                return task
+                continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
         }
