@@ -39,12 +39,22 @@ import Testing
         return window
     }
 
-    /// An app model over `home` whose engine answers "ok" to everything.
-    func scriptedModel(_ home: TemporaryDirectory) -> TranslatorModel {
+    /// An app model over `home` whose engine is `engine()` (by default one that answers "ok"
+    /// to everything).
+    func scriptedModel(
+        _ home: TemporaryDirectory, engine: @escaping @Sendable () -> ScriptedEngine = { ScriptedEngine { _ in [" ok"] } }
+    ) -> TranslatorModel {
         TranslatorModel(
             store: ModelStore(directories: AppDirectories(home: home.url)),
-            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" ok"] } }, downloader: ScriptedDownloader(),
+            engineLoader: ScriptedEngineLoader { _ in engine() }, downloader: ScriptedDownloader(),
             availableMemory: { 1 << 40 }, isFontInstalled: Fonts.has)
+    }
+
+    /// Loads the scripted model for this session and waits until the slab offers to translate.
+    func useScriptedModel(_ model: TranslatorModel, in window: AppWindow) async {
+        await model.launch()
+        await model.run(.useFileForSession(path: "/demo/model.gguf", format: .sourceTarget))
+        await pump("ready") { model.modelState == .ready && window.slabTitle == "Translate" }
     }
 
     func close(_ window: AppWindow) {
@@ -113,15 +123,10 @@ import Testing
         // The real model and the real keyboard are AppProcessTests' end-to-end test; here a
         // scripted engine streams three pieces with a pause before each.
         let home = TemporaryDirectory("gtk-translate")
-        let model = TranslatorModel(
-            store: ModelStore(directories: AppDirectories(home: home.url)),
-            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine(delay: .milliseconds(30)) { _ in [" mi", " olin", " e sina"] } },
-            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 }, isFontInstalled: Fonts.has)
+        let model = scriptedModel(home) { ScriptedEngine(delay: .milliseconds(30)) { _ in [" mi", " olin", " e sina"] } }
         let window = makeWindow(model)
         defer { close(window) }
-        await model.launch()
-        await model.run(.useFileForSession(path: "/demo/model.gguf", format: .sourceTarget))
-        await pump("ready") { model.modelState == .ready && window.slabTitle == "Translate" }
+        await useScriptedModel(model, in: window)
 
         // Typed English is found to be English and goes into Toki Pona.
         window.type("I love you")
@@ -161,17 +166,12 @@ import Testing
         let pieces: [String: [String]] = [
             "I eat fruit.": [" mi", " moku", " e", " kili."], "You sleep!": [" sina", " lape!"], "We go home.": [" mi", " mute", " li", " tawa", " tomo."],
         ]
-        let model = TranslatorModel(
-            store: ModelStore(directories: AppDirectories(home: home.url)),
-            engineLoader: ScriptedEngineLoader { _ in
-                ScriptedEngine(parallelCompletions: 8, delay: .milliseconds(30)) { source in pieces[source] ?? [" ?"] }
-            },
-            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 }, isFontInstalled: Fonts.has)
+        let model = scriptedModel(home) {
+            ScriptedEngine(parallelCompletions: 8, delay: .milliseconds(30)) { source in pieces[source] ?? [" ?"] }
+        }
         let window = makeWindow(model)
         defer { close(window) }
-        await model.launch()
-        await model.run(.useFileForSession(path: "/demo/model.gguf", format: .sourceTarget))
-        await pump("ready") { model.modelState == .ready && window.slabTitle == "Translate" }
+        await useScriptedModel(model, in: window)
         window.type("I eat fruit. You sleep!  We go home.")
         await pump("the source plate has the text") { model.sourceText == "I eat fruit. You sleep!  We go home." }
         window.activate(.slab)
@@ -192,10 +192,7 @@ import Testing
 
     @Test func exactlyOneJeloSurfaceInEveryState() async throws {
         let home = TemporaryDirectory("gtk-jelo")
-        let model = TranslatorModel(
-            store: ModelStore(directories: AppDirectories(home: home.url)),
-            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine(delay: .milliseconds(40)) { _ in [" one", " two", " three"] } },
-            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 }, isFontInstalled: Fonts.has)
+        let model = scriptedModel(home) { ScriptedEngine(delay: .milliseconds(40)) { _ in [" one", " two", " three"] } }
         let window = makeWindow(model)
         defer { close(window) }
         var counted: [String: Int] = [:]

@@ -86,10 +86,8 @@ public enum Sentences {
         "(": ")", "[": "]", "{": "}", "«": "»", "“": "”", "„": "“", "\"": "\"",
     ]
 
-    /// A mark that only ever closes.
-    private static func closingOnly(_ character: Character) -> Character? {
-        [")", "]", "}", "»", "”"].contains(character) ? character : nil
-    }
+    /// Marks that only ever close.
+    private static let closingOnly: Set<Character> = [")", "]", "}", "»", "”"]
 
     /// Whether the next word begins with a capital letter (or digit: no).
     private static func capitalFollows(_ next: ArraySlice<Character>) -> Bool {
@@ -105,7 +103,7 @@ public enum Sentences {
                 expected.removeLast()
             } else if let closer = openers[character] {
                 expected.append(closer)
-            } else if closingOnly(character) != nil {
+            } else if closingOnly.contains(character) {
                 return false
             }
         }
@@ -121,7 +119,7 @@ public enum Sentences {
         "г", "гг", "ул", "стр", "см", "рис", "напр", "им", "проф", "доц", "акад", "тыс", "млн", "млрд", "руб", "коп", "т.е",
         "т.к", "пер", "просп", "обл",
         // Vietnamese
-        "tp", "ts", "ths", "pgs", "gs", "bs", "ths", "ks",
+        "tp", "ts", "ths", "pgs", "gs", "bs", "ks",
     ]
 
     /// Abbreviations that may end a sentence: they do where a capital letter follows.
