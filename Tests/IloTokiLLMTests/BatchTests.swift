@@ -82,7 +82,7 @@ import Testing
         #expect(batch.failures[3]?.kind == .promptTooLong)
         #expect(batch.failures[3]?.message.contains("tokens") == true)
         for index in [0, 2, 4] {
-            #expect(batch.stats[index]?.finishReason == .maxTokens || batch.stats[index]?.finishReason == .endOfGeneration)
+            #expect([.maxTokens, .endOfGeneration, .repetition].contains(batch.stats[index]?.finishReason))
             #expect(batch.stats[index]?.tokens.isEmpty == false)
         }
         // The one after a failure starts in its turn: the batch still gives each its own tokens.

@@ -16,8 +16,9 @@ import Testing
         let ours = try await engine.collect(prompt, GenerationOptions(maxTokens: 80, selection: .argmax))
         let llama = try await engine.collect(prompt, GenerationOptions(maxTokens: 80, selection: .llamaGreedy))
         // Long enough to mean something; the base model loops on these, and the runaway guard
-        // ends a loop the same way for both.
-        #expect(ours.stats.tokens.count >= 48)
+        // ends a loop the same way for both, once it has seen at least 32 tokens (how soon
+        // the model starts looping depends on the CPU's kernels).
+        #expect(ours.stats.tokens.count > 32)
         #expect(ours.stats.finishReason == llama.stats.finishReason)
         #expect(ours.stats.tokens == llama.stats.tokens)
         #expect(ours.text == llama.text)
