@@ -67,6 +67,10 @@ struct BenchCommand {
         let residentBefore: Double
         let restoredBytes: Int
         let restoreMs: Double
+        /// The part of `majorPageFaults` that came during the residency check and restore.
+        let restorePageFaults: Int
+        /// Tokens the context held (sized to the translation).
+        let contextLength: Int
         /// Restore, prefill and decode: the whole translation.
         let translationMs: Double
         let targetLanguage: String
@@ -92,6 +96,8 @@ struct BenchCommand {
         let medianFirstPieceMs: Double
         let selectionMsPerToken: Double
         let majorPageFaults: Int
+        /// Major faults while evaluating and decoding: `majorPageFaults` less the restores'.
+        let evaluationPageFaults: Int
         /// How the model was paged out before each prompt (`--evict`), and whether the
         /// missing pages were read back first.
         let evictedWith: String?
@@ -246,6 +252,7 @@ struct BenchCommand {
                         selectionMs: stats.selectionMilliseconds, prefillTokensPerSecond: stats.prefillTokensPerSecond,
                         decodeTokensPerSecond: stats.decodeTokensPerSecond, majorPageFaults: stats.majorPageFaults,
                         residentBefore: stats.residentFraction, restoredBytes: stats.restoredBytes, restoreMs: stats.restoreMilliseconds,
+                        restorePageFaults: stats.restorePageFaults, contextLength: stats.contextLength,
                         translationMs: stats.restoreMilliseconds + stats.prefillMilliseconds + stats.decodeMilliseconds,
                         targetLanguage: prompt.direction.target.code, head: used.rawValue, tokens: stats.tokens, headRows: stats.head.rows,
                         headChecks: stats.head.checks, headRollbacks: stats.head.rollbacks, headFullSteps: stats.head.fullHeadSteps,
@@ -253,12 +260,13 @@ struct BenchCommand {
                 if !json {
                     console.err(
                         String(
-                            format: "  %2d %@  resident %5.1f%%%@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d   head %6d rows, %d checks, %d rollbacks%@\n",
+                            format: "  %2d %@  resident %5.1f%%%@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d%@   head %6d rows, %d checks, %d rollbacks%@\n",
                             index + 1, prompt.direction.description, stats.residentFraction * 100,
                             stats.restoredBytes > 0
                                 ? String(format: " (%.0f MiB read back in %.0f ms)", Double(stats.restoredBytes) / 1_048_576, stats.restoreMilliseconds) : "",
                             stats.promptTokens, stats.prefillTokensPerSecond,
                             stats.generatedTokens, stats.decodeTokensPerSecond, stats.firstPieceMilliseconds, stats.majorPageFaults,
+                            stats.restorePageFaults > 0 ? " (\(stats.restorePageFaults) in the restore)" : "",
                             stats.head.rows, stats.head.checks, stats.head.rollbacks,
                             stats.head.fellBack ? " → full head" : stats.head.widened ? " → four languages' rows" : ""))
                 }
@@ -273,6 +281,9 @@ struct BenchCommand {
             let promptTokens = figures.reduce(0) { $0 + $1.promptTokens }
             let prefillMs = figures.reduce(0) { $0 + $1.prefillMs }
             let selectionMs = figures.reduce(0) { $0 + $1.selectionMs }
+            let restoreMs = figures.reduce(0) { $0 + $1.restoreMs }
+            let faults = figures.reduce(0) { $0 + $1.majorPageFaults }
+            let restoreFaults = figures.reduce(0) { $0 + $1.restorePageFaults }
             runs.append(
                 RunFigures(
                     threads: threads, chosenByPerformanceCoreCount: threads == chosen, loadMs: loadMs, prompts: figures,
@@ -281,11 +292,10 @@ struct BenchCommand {
                     medianDecodeTokensPerSecond: median(figures.map(\.decodeTokensPerSecond)),
                     medianFirstPieceMs: median(figures.map(\.firstPieceMs)),
                     selectionMsPerToken: decoded > 0 ? selectionMs / Double(figures.reduce(0) { $0 + $1.generatedTokens }) : 0,
-                    majorPageFaults: figures.reduce(0) { $0 + $1.majorPageFaults },
-                    evictedWith: evictedWith, restore: restore, restoreMs: figures.reduce(0) { $0 + $1.restoreMs },
+                    majorPageFaults: faults, evaluationPageFaults: faults - restoreFaults,
+                    evictedWith: evictedWith, restore: restore, restoreMs: restoreMs,
                     restoredBytes: figures.reduce(0) { $0 + $1.restoredBytes },
-                    decodeWithRestoreTokensPerSecond: decodeMs + figures.reduce(0) { $0 + $1.restoreMs } > 0
-                        ? Double(decoded) * 1000 / (decodeMs + figures.reduce(0) { $0 + $1.restoreMs }) : 0,
+                    decodeWithRestoreTokensPerSecond: decodeMs + restoreMs > 0 ? Double(decoded) * 1000 / (decodeMs + restoreMs) : 0,
                     peakRSSMiB: memory().peak, peakAnonymousRSSMiB: peakAnonymous,
                     headChecks: figures.reduce(0) { $0 + $1.headChecks }, headRollbacks: figures.reduce(0) { $0 + $1.headRollbacks },
                     headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count,
@@ -398,9 +408,9 @@ struct BenchCommand {
             }
             if let evicted = run.evictedWith {
                 text += String(
-                    format: "        paged out before each prompt (%@); restore %@: %.0f MiB read back in %.0f ms; decode with the restore's time %.1f tok/s\n",
+                    format: "        paged out before each prompt (%@); restore %@: %.0f MiB read back in %.0f ms; decode with the restore's time %.1f tok/s; %d major faults while evaluating, %d in the restores\n",
                     evicted, run.restore ? "on" : "off", Double(run.restoredBytes) / 1_048_576, run.restoreMs,
-                    run.decodeWithRestoreTokensPerSecond)
+                    run.decodeWithRestoreTokensPerSecond, run.evaluationPageFaults, run.majorPageFaults - run.evaluationPageFaults)
             }
             for batch in run.batches ?? [] {
                 text += String(

@@ -585,7 +585,8 @@ public final class Engine: Sendable {
             head: HeadStats(
                 rows: Int(cStats.head_rows), checks: Int(cStats.head_checks), rollbacks: Int(cStats.head_rollbacks),
                 fullHeadSteps: Int(cStats.head_full_steps), fellBack: cStats.head_fell_back, widened: cStats.head_widened),
-            residentFraction: cStats.resident_fraction, restoredBytes: Int(cStats.restored_bytes), restoreMilliseconds: cStats.restore_ms
+            residentFraction: cStats.resident_fraction, restoredBytes: Int(cStats.restored_bytes), restoreMilliseconds: cStats.restore_ms,
+            restorePageFaults: Int(cStats.restore_page_faults), contextLength: Int(cStats.context_length)
         )
     }
 }

@@ -61,15 +61,23 @@ public struct GenerationStats: Sendable, Equatable {
     public var restoredBytes: Int
     /// Time of the residency check and restore, before the prefill.
     public var restoreMilliseconds: Double
+    /// The part of `majorPageFaults` that came during the residency check and restore; the
+    /// rest came while the prompt was evaluated and the output decoded.
+    public var restorePageFaults: Int
+    /// Tokens the context held: sized to the translation (prompt and output limit, rounded up
+    /// to 256), larger only when an earlier translation needed more.
+    public var contextLength: Int
 
     public init(
         promptTokens: Int = 0, generatedTokens: Int = 0, prefillMilliseconds: Double = 0,
         decodeMilliseconds: Double = 0, decodedTokens: Int = 0, selectionMilliseconds: Double = 0,
         firstPieceMilliseconds: Double = 0, majorPageFaults: Int = 0, finishReason: FinishReason = .stopped,
         tokens: [Int32] = [], head: HeadStats = HeadStats(), residentFraction: Double = 1, restoredBytes: Int = 0,
-        restoreMilliseconds: Double = 0
+        restoreMilliseconds: Double = 0, restorePageFaults: Int = 0, contextLength: Int = 0
     ) {
         self.head = head
+        self.restorePageFaults = restorePageFaults
+        self.contextLength = contextLength
         self.residentFraction = residentFraction
         self.restoredBytes = restoredBytes
         self.restoreMilliseconds = restoreMilliseconds

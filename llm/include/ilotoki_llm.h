@@ -219,6 +219,13 @@ typedef struct ilotoki_llm_stats {
     /** Wall time of the residency check and the restore, in milliseconds: part of the
         translation's time, before `prefill_ms`. */
     double restore_ms;
+    /** Major page faults during the check and the restore (part of `major_page_faults`):
+        the rest came while evaluating. */
+    int64_t restore_page_faults;
+    /** Tokens the handle's context held for this translation. A context is sized to the
+        translation (its prompt plus its output limit, rounded up to 256, at most the load's
+        `context_length`) and made again only when a longer one comes. */
+    int32_t context_length;
 } ilotoki_llm_stats;
 
 /** Facts about a loaded model. Strings are owned by the handle and live as long as it does. */
@@ -227,7 +234,8 @@ typedef struct ilotoki_llm_model_info {
     const char *architecture;
     /** llama.cpp's one-line description, e.g. "gemma3 270M Q4_K - Medium". */
     const char *description;
-    /** Context length of this handle in tokens. */
+    /** The most tokens a translation on this handle may use (prompt and output): the load's
+        `context_length`. The context itself is smaller until a translation needs more. */
     int32_t context_length;
     /** Context length the model was trained with. */
     int32_t trained_context_length;

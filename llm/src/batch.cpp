@@ -19,10 +19,7 @@ using namespace ilotoki;
 namespace {
 
 constexpr int32_t kDefaultSequences = 8;
-constexpr int32_t kContextGranule = 256;
 constexpr int32_t kLargestEvaluation = 512;
-
-int32_t round_up(int32_t value, int32_t granule) { return (value + granule - 1) / granule * granule; }
 
 } // namespace
 
@@ -35,6 +32,7 @@ void ilotoki_llm::prepare_batch_context(int32_t sequences, int32_t per_sequence,
         llama_detach_threadpool(batch_context);
         llama_free(batch_context);
         batch_context = nullptr;
+        return_freed_memory();
     }
     if (batch_tokens_allocated) {
         llama_batch_free(batch_tokens);
@@ -142,6 +140,10 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     restore_residency(start_params.restore_residency);
     prepare_batch_context(static_cast<int32_t>(batch.slots.size()), round_up(longest_need, kContextGranule), tokens_per_evaluation);
     llama_memory_clear(llama_get_memory(batch_context), true);
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.context_length = batch_context_length;
+    }
     for (size_t i = 0; i < batch.sequences.size(); ++i) {
         if (batch.sequences[i].error_status == ILOTOKI_LLM_OK) continue;
         batch.sequences[i].finished = true;

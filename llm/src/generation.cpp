@@ -6,6 +6,7 @@
 #include "trimmed_decision.hpp"
 
 #include "argmax.hpp"
+#include "llama_log.hpp"
 #include "utf8.hpp"
 
 #include <algorithm>
@@ -146,6 +147,11 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
                             " (with room for the translation)."};
     }
 
+    prepare_context(std::min(context_length, prompt_count + token_limit()));
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.context_length = context_allocated;
+    }
     // Pages the system took while the app was away come back in one pass, before decoding.
     restore_residency(params.restore_residency);
     // Every translation starts fresh: no conversation state is carried over.
@@ -202,6 +208,7 @@ void ilotoki_llm::restore_residency(bool restore) {
     double fraction = 1.0;
     uint64_t bytes = 0;
     double milliseconds = 0;
+    const int64_t faults_before = major_page_faults_so_far();
     if (residency != nullptr && residency->available()) {
         const auto start = Clock::now();
         if (restore) {
@@ -217,6 +224,47 @@ void ilotoki_llm::restore_residency(bool restore) {
     stats.resident_fraction = fraction;
     stats.restored_bytes = bytes;
     stats.restore_ms = milliseconds;
+    stats.restore_page_faults = major_page_faults_so_far() - faults_before;
+}
+
+void ilotoki_llm::prepare_context(int32_t need) {
+    if (context != nullptr && context_allocated >= need) return;
+    const int32_t size = std::min(context_length, round_up(need, kContextGranule));
+    if (context != nullptr) {
+        if (head_hooked) llama_set_output_head(context, nullptr, nullptr);
+        head_hooked = false;
+        llama_detach_threadpool(context);
+        llama_free(context);
+        context = nullptr;
+        context_allocated = 0;
+        return_freed_memory();
+    }
+    auto context_params = llama_context_default_params();
+    context_params.n_ctx = static_cast<uint32_t>(size);
+    context_params.n_batch = static_cast<uint32_t>(std::min(batch_size, size));
+    // Micro-batches of up to 512 tokens: smaller ones would save about a MiB and split
+    // prompts, whose last token's logits then come from a product of another shape.
+    context_params.n_ubatch = std::min<uint32_t>(512, context_params.n_batch);
+    context_params.n_seq_max = 1;
+    // swa_full stays on (llama.cpp's default): at sizes up to the sliding window plus a
+    // micro-batch it saves nothing, and past them the sliding layers' cells a rollback of
+    // the trimmed head needs again could already be overwritten (docs/benchmarks.md).
+    context_params.n_threads = threads;
+    context_params.n_threads_batch = threads;
+    context_params.flash_attn_type = flash_attention;
+    context_params.no_perf = true;
+    context_params.abort_callback = &ilotoki_llm::abort_callback;
+    context_params.abort_callback_data = this;
+    ilotoki::clear_llama_errors();
+    context = llama_init_from_model(model, context_params);
+    if (context == nullptr) {
+        const std::string reason = ilotoki::first_llama_error();
+        std::string message = "Could not create a context of " + std::to_string(size) + " tokens for the model '" + path + "'";
+        if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
+        throw CoreError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, message + "."};
+    }
+    llama_attach_threadpool(context, threadpool, nullptr);
+    context_allocated = static_cast<int32_t>(llama_n_ctx(context));
 }
 
 void ilotoki_llm::hook_head(bool on) {
@@ -304,7 +352,7 @@ void ilotoki_llm::step_full() {
         return;
     }
     if (token_awaiting_decode) {
-        if (position >= context_length) {
+        if (position >= context_allocated) {
             finish(ILOTOKI_LLM_FINISH_MAX_TOKENS);
             return;
         }
@@ -323,7 +371,7 @@ void ilotoki_llm::step_full() {
 void ilotoki_llm::step_trimmed() {
     const int32_t max_tokens = token_limit();
     const bool at_limit = static_cast<int32_t>(generated.size()) >= max_tokens ||
-                          (token_awaiting_decode && position >= context_length);
+                          (token_awaiting_decode && position >= context_allocated);
     if (at_limit) {
         // The last tokens still wait for their check; a rollback may free room.
         if (!pending.empty()) {

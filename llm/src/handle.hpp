@@ -15,6 +15,9 @@
 
 #include <sys/resource.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -27,6 +30,20 @@
 namespace ilotoki {
 
 inline constexpr int32_t kDefaultContextLength = 2048;
+// The context a handle starts with; a translation that needs more makes it again, larger, in
+// steps of kContextGranule (see prepare_context).
+inline constexpr int32_t kFirstContextLength = 512;
+inline constexpr int32_t kContextGranule = 256;
+inline int32_t round_up(int32_t value, int32_t granule) { return (value + granule - 1) / granule * granule; }
+
+/// Hands memory the allocator has freed back to the system where the C library would keep it:
+/// glibc keeps a freed model's vocabulary and buffers (about 48 MiB for Gemma 3 270M) with the
+/// process, so a check of a file or a model switch would leave it behind.
+inline void return_freed_memory() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
 inline constexpr int32_t kDefaultMaxTokens = 512;
 inline constexpr uint32_t kSamplingChainSeed = 1234;
 // The trimmed head checks its choices against the excluded rows after this many tokens,
@@ -73,7 +90,8 @@ struct ilotoki_llm {
     std::string architecture;
     std::string description;
     std::string path;
-    int32_t context_length = 0;
+    int32_t context_length = 0; // the most a translation may use (load parameter)
+    int32_t context_allocated = 0; // what `context` holds now
     int32_t batch_size = 0;
     int32_t threads = 0;
     int32_t vocabulary_size = 0;
@@ -184,6 +202,9 @@ struct ilotoki_llm {
     static std::vector<std::string> stop_sequences(const ilotoki_llm_start_params &start_params);
     /// Measures the file's residency and, when asked, restores it; the figures go to `stats`.
     void restore_residency(bool restore);
+    /// Makes sure `context` holds `need` tokens: made again (larger, rounded up to
+    /// kContextGranule, at most `context_length`) when it holds fewer.
+    void prepare_context(int32_t need);
     void step_full();
     void step_trimmed();
     void hook_head(bool on);

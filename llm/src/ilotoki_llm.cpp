@@ -134,27 +134,6 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         llm->batch_size = load.batch_size > 0 ? std::min(load.batch_size, llm->context_length) : llm->context_length;
         llm->threads = load.threads > 0 ? load.threads : ilotoki_llm_performance_core_count();
 
-        auto context_params = llama_context_default_params();
-        context_params.n_ctx = static_cast<uint32_t>(llm->context_length);
-        context_params.n_batch = static_cast<uint32_t>(llm->batch_size);
-        context_params.n_ubatch = std::min<uint32_t>(512, context_params.n_batch);
-        context_params.n_seq_max = 1;
-        context_params.n_threads = llm->threads;
-        context_params.n_threads_batch = llm->threads;
-        llm->flash_attention = load.flash_attention < 0   ? LLAMA_FLASH_ATTN_TYPE_AUTO
-                               : load.flash_attention == 0 ? LLAMA_FLASH_ATTN_TYPE_DISABLED
-                                                           : LLAMA_FLASH_ATTN_TYPE_ENABLED;
-        context_params.flash_attn_type = llm->flash_attention;
-        context_params.no_perf = true;
-        context_params.abort_callback = &ilotoki_llm::abort_callback;
-        context_params.abort_callback_data = llm.get();
-        llm->context = llama_init_from_model(llm->model, context_params);
-        if (llm->context == nullptr) {
-            const std::string reason = ilotoki::first_llama_error();
-            std::string message = "Could not create a context for the model '" + file + "'";
-            if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
-            throw CoreError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, message + "."};
-        }
         // One set of worker threads for the handle's life. Without it ggml starts and joins
         // threads for every evaluated token, which costs a third of the decode speed here.
         auto threadpool_params = ggml_threadpool_params_default(llm->threads);
@@ -162,8 +141,11 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         if (llm->threadpool == nullptr) {
             throw CoreError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, "Could not start " + std::to_string(llm->threads) + " decoding threads."};
         }
-        llama_attach_threadpool(llm->context, llm->threadpool, nullptr);
-        llm->context_length = static_cast<int32_t>(llama_n_ctx(llm->context));
+        llm->flash_attention = load.flash_attention < 0   ? LLAMA_FLASH_ATTN_TYPE_AUTO
+                               : load.flash_attention == 0 ? LLAMA_FLASH_ATTN_TYPE_DISABLED
+                                                           : LLAMA_FLASH_ATTN_TYPE_ENABLED;
+        // Sized to a usual translation now, made larger when a longer one comes.
+        llm->prepare_context(std::min(llm->context_length, ilotoki::kFirstContextLength));
         llm->residency = std::make_unique<ilotoki::Residency>(file);
         llm->head = ilotoki::TrimmedHead::open(file, llm->model, llm->threads, ilotoki::kCheckEvery, llm->head_unavailable);
         llm->batch = llama_batch_init(llm->batch_size, 0, 1);
@@ -172,6 +154,9 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         char text[256];
         if (llama_model_meta_val_str(llm->model, "general.architecture", text, sizeof(text)) >= 0) llm->architecture = text;
         if (llama_model_desc(llm->model, text, sizeof(text)) >= 0) llm->description = text;
+        // Loading frees what it read the vocabulary and tensors' metadata into; on a thread of
+        // its own (as the apps load) glibc's arena would keep about 16 MiB of it.
+        ilotoki::return_freed_memory();
         *out = llm.release();
         return ILOTOKI_LLM_OK;
     });
@@ -368,6 +353,7 @@ ilotoki_llm_status ilotoki_llm_check_model(const char *path, char *error, size_t
         llama_model *model = load_model(file, model_params);
         const int32_t tokens = llama_vocab_n_tokens(llama_model_get_vocab(model));
         llama_model_free(model);
+        ilotoki::return_freed_memory();
         if (tokens <= 0) throw CoreError{ILOTOKI_LLM_ERROR_CORRUPT_MODEL, "The model '" + file + "' has no vocabulary."};
         return ILOTOKI_LLM_OK;
     });
@@ -429,6 +415,7 @@ void ilotoki_llm_free(ilotoki_llm *llm) {
     try {
         ilotoki_llm_stop(llm);
         delete llm;
+        ilotoki::return_freed_memory();
     } catch (...) {
     }
 }
