@@ -98,6 +98,10 @@ static void with_models(const char *directory) {
     EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK);
     EXPECT(stats.finish_reason != ILOTOKI_LLM_FINISH_STOPPED);
     EXPECT(stats.generated_tokens > 0);
+    /* The context is sized to the translation: a short prompt and 4 tokens fit the first one. */
+    EXPECT(stats.context_length == 512);
+    ilotoki_llm_model_info info;
+    EXPECT(ilotoki_llm_get_model_info(llm, &info) == ILOTOKI_LLM_OK && info.context_length == 2048);
 
     /* request_stop returns at once and ends the reserved translation the same way. */
     start = ilotoki_llm_default_start_params();
@@ -125,6 +129,7 @@ static void with_models(const char *directory) {
         EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK);
         EXPECT(stats.resident_fraction < resident);
         EXPECT(stats.restored_bytes > 0);
+        EXPECT(stats.restore_page_faults >= 0 && stats.restore_page_faults <= stats.major_page_faults);
         EXPECT(ilotoki_llm_resident_fraction(llm) > 0.98);
     } else {
         fprintf(stderr, "c_api_test: paging out is not possible here (%s); the restore is not exercised\n", how);
