@@ -94,6 +94,7 @@ struct PlateView: View {
                 .onChange(of: plate.text, initial: true) { _, text in if text != editing { editing = text } }
                 .onChange(of: editing) { _, text in if text != plate.text { perform(.setSourceText(text: text)) } }
                 .font(font)
+                .keyboard(plate.keyboard)
                 .scrollContentBackground(.hidden)
                 .frame(minHeight: 96)
                 .accessibilityLabel(plate.textLabel)
@@ -104,5 +105,20 @@ struct PlateView: View {
                     }
                 }
         }
+    }
+}
+
+extension View {
+    /// The keyboard Core asks for the plate's language: on the Toki Pona plate no corrections,
+    /// no automatic capitals and (iOS) the ASCII keyboard. SwiftUI has no way to ask for a
+    /// keyboard's language (`keyboard.languageTag`): the system keeps the one the person uses.
+    func keyboard(_ keyboard: MainScreen.Keyboard) -> some View {
+        #if canImport(UIKit)
+            autocorrectionDisabled(!keyboard.corrects)
+                .textInputAutocapitalization(keyboard.capitalizesSentences ? .sentences : .never)
+                .keyboardType(keyboard.asciiOnly ? .asciiCapable : .default)
+        #else
+            autocorrectionDisabled(!keyboard.corrects)
+        #endif
     }
 }

@@ -608,6 +608,8 @@ extension View {
     public func contentShape<S: Shape>(_ shape: S, eoFill: Bool = false) -> _ModifiedView { _ModifiedView() }
     public func textSelection<S: TextSelectability>(_ selectability: S) -> _ModifiedView { _ModifiedView() }
     public func scrollContentBackground(_ visibility: Visibility) -> _ModifiedView { _ModifiedView() }
+    /// `func autocorrectionDisabled(_ disable: Bool = true) -> some View` (iOS 13, macOS 10.15)
+    public func autocorrectionDisabled(_ disable: Bool = true) -> _ModifiedView { _ModifiedView() }
 
     public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> _ModifiedView { _ModifiedView() }
     public func menuStyle<S: MenuStyle>(_ style: S) -> _ModifiedView { _ModifiedView() }
@@ -732,5 +734,22 @@ extension View {
     public struct NSApplicationDelegateAdaptor<DelegateType: NSObject & NSApplicationDelegate>: DynamicProperty {
         public init(_ delegateType: DelegateType.Type = DelegateType.self) {}
         public var wrappedValue: DelegateType { fatalError() }
+    }
+#endif
+
+#if canImport(UIKit)
+    /// How a text field capitalizes what is typed (iOS 15).
+    public struct TextInputAutocapitalization: Sendable {
+        public static var never: TextInputAutocapitalization { TextInputAutocapitalization() }
+        public static var words: TextInputAutocapitalization { TextInputAutocapitalization() }
+        public static var sentences: TextInputAutocapitalization { TextInputAutocapitalization() }
+        public static var characters: TextInputAutocapitalization { TextInputAutocapitalization() }
+    }
+
+    extension View {
+        /// `func textInputAutocapitalization(_ autocapitalization: TextInputAutocapitalization?) -> some View` (iOS 15)
+        public func textInputAutocapitalization(_ autocapitalization: TextInputAutocapitalization?) -> _ModifiedView { _ModifiedView() }
+        /// `func keyboardType(_ type: UIKeyboardType) -> some View` (iOS 13; not on macOS)
+        public func keyboardType(_ type: UIKeyboardType) -> _ModifiedView { _ModifiedView() }
     }
 #endif

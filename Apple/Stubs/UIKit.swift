@@ -7,6 +7,22 @@
 @MainActor
 open class UIResponder: NSObject {}
 
+/// The keyboard a text input asks for (`UIKeyboardType`, an `Int` enum in the SDK).
+public enum UIKeyboardType: Int, Sendable {
+    case `default` = 0
+    case asciiCapable = 1
+    case numbersAndPunctuation = 2
+    case URL = 3
+    case numberPad = 4
+    case phonePad = 5
+    case namePhonePad = 6
+    case emailAddress = 7
+    case decimalPad = 8
+    case twitter = 9
+    case webSearch = 10
+    case asciiCapableNumberPad = 11
+}
+
 public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }

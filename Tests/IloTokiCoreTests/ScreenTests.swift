@@ -209,6 +209,28 @@ import Testing
         #expect(icons == [.pause, .download, .download, .translate, .translate])
     }
 
+    @Test func theTokiPonaPlateAsksForAPlainKeyboardAndTheOtherForItsLanguagesOwn() async throws {
+        try install(Self.current)
+        let model = model()
+        await model.launch()
+        // toki pona → English: Toki Pona is typed.
+        var shown = screen(model)
+        #expect(shown.source.keyboard == MainScreen.Keyboard(for: .tokiPona))
+        #expect(!shown.source.keyboard.corrects && !shown.source.keyboard.capitalizesSentences)
+        #expect(shown.source.keyboard.asciiOnly && shown.source.keyboard.languageTag == nil)
+        // Swapped, and the other language made Russian: Russian is typed, with the usual help.
+        model.perform(.swap)
+        model.perform(.setOtherLanguage(language: .russian))
+        shown = screen(model)
+        #expect(shown.source.language == .russian)
+        #expect(shown.source.keyboard.corrects && shown.source.keyboard.capitalizesSentences)
+        #expect(!shown.source.keyboard.asciiOnly && shown.source.keyboard.languageTag == "ru")
+        #expect(shown.target.keyboard == MainScreen.Keyboard(for: .tokiPona))
+        for language in Language.others {
+            #expect(MainScreen.Keyboard(for: language).languageTag == language.code)
+        }
+    }
+
     @Test func everyControlOfTheMainScreenHasANameForScreenReaders() async throws {
         try install(Self.current)
         let model = model()

@@ -128,6 +128,9 @@ import Testing
         defer { close(window) }
         await useScriptedModel(model, in: window)
 
+        // Toki Pona is typed at first: lowercase, no spelling checker, no completion.
+        #expect(window.sourceInputHints == ["no-spellcheck", "lowercase"])
+
         // Typed English is found to be English and goes into Toki Pona.
         window.type("I love you")
         await pump("the source plate has the text") { model.sourceText == "I love you" }
@@ -141,6 +144,8 @@ import Testing
         }
         #expect(window.targetPlateText == "mi olin e sina")
         #expect(model.direction == .englishToTokiPona)
+        // English is typed now: the input method may check spelling, complete words and capitalize.
+        #expect(window.sourceInputHints == ["spellcheck", "word-completion", "uppercase-sentences"])
         // The plate showed part of the translation while the rest was still coming.
         #expect(drawnWhileTranslating.contains { "mi olin e sina".hasPrefix($0) && $0 != "mi olin e sina" }, "\(drawnWhileTranslating)")
         #expect(window.visibleJeloSurfaces.count == 1)
@@ -153,6 +158,7 @@ import Testing
         #expect(window.sourcePlateText == "mi olin e sina")
         #expect(window.targetPlateText == "I love you")
         #expect(window.sourceShowsSitelenPona)
+        #expect(window.sourceInputHints == ["no-spellcheck", "lowercase"])
 
         window.activate(.place(.history))
         await pump("history") { window.place == .history && !window.historyRows.isEmpty }

@@ -92,6 +92,33 @@ public struct MainScreen: Equatable, Sendable, Encodable {
         public var canCopy: Bool
         /// Phrases to offer while the source plate is empty.
         public var samplePhrases: [String]
+        /// How the keyboard should behave while the plate's text is typed.
+        public var keyboard: Keyboard
+    }
+
+    /// How a plate's keyboard should behave, for its language. Toki Pona is written in
+    /// lowercase with fourteen Latin letters, and no system dictionary knows its words, so
+    /// its plate gets no corrections, no automatic capitals and an ASCII keyboard. The other
+    /// languages get the system's usual help, and a keyboard in their own language where the
+    /// platform lets an app ask for one.
+    public struct Keyboard: Equatable, Sendable, Encodable {
+        /// Corrections, suggestions and the spelling checker.
+        public var corrects: Bool
+        /// A capital at the start of each sentence.
+        public var capitalizesSentences: Bool
+        /// A keyboard of ASCII letters and punctuation.
+        public var asciiOnly: Bool
+        /// The language the keyboard should offer (BCP 47, "ru"), or nil for Toki Pona, which
+        /// no system keyboard has.
+        public var languageTag: String?
+
+        public init(for language: Language) {
+            let tokiPona = language == .tokiPona
+            corrects = !tokiPona
+            capitalizesSentences = !tokiPona
+            asciiOnly = tokiPona
+            languageTag = tokiPona ? nil : language.code
+        }
     }
 
     /// The primary action at the foot.
@@ -154,7 +181,7 @@ extension MainScreen {
                 scriptName: holdsTokiPona ? script : strings[.scriptLatin],
                 pill: holdsTokiPona ? pill : nil, text: text, isMessage: isMessage,
                 inSitelenPona: sitelen && holdsTokiPona && !isMessage, canCopy: !isSource && !model.targetText.isEmpty,
-                samplePhrases: isSource ? model.samplePhrases : [])
+                samplePhrases: isSource ? model.samplePhrases : [], keyboard: Keyboard(for: language))
         }
         source = plate(direction.source, isSource: true, text: model.sourceText, isMessage: false)
         let (text, isMessage) = Self.targetText(model, strings, format)

@@ -23,6 +23,17 @@ extension AppWindow {
     /// Whether the source plate draws its text in sitelen pona.
     public var sourceShowsSitelenPona: Bool { main.sourceView.hasClass("sitelen") }
 
+    /// The input hints the source plate gives the input method, by GTK's names for them.
+    public var sourceInputHints: Set<String> {
+        let hints = gtk_text_view_get_input_hints(cast(main.sourceView)).rawValue
+        let names: [(GtkInputHints, String)] = [
+            (GTK_INPUT_HINT_SPELLCHECK, "spellcheck"), (GTK_INPUT_HINT_NO_SPELLCHECK, "no-spellcheck"),
+            (GTK_INPUT_HINT_WORD_COMPLETION, "word-completion"), (GTK_INPUT_HINT_LOWERCASE, "lowercase"),
+            (GTK_INPUT_HINT_UPPERCASE_SENTENCES, "uppercase-sentences"),
+        ]
+        return Set(names.filter { hints & $0.0.rawValue != 0 }.map(\.1))
+    }
+
     /// The slab's title now.
     public var slabTitle: String { gtk_button_get_label(cast(main.slab.widget)).map { String(cString: $0) } ?? "" }
 

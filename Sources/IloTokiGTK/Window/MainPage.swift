@@ -27,6 +27,7 @@ final class MainPage {
     private let samplesScroll: Widget
     private let copyButton: IconButton
     private var syncingSource = false
+    private var shownKeyboard: MainScreen.Keyboard?
     private var shownSamples: [String] = []
 
     /// - Parameters:
@@ -112,6 +113,16 @@ final class MainPage {
         targetLanguage.onChange = { perform(.setOtherLanguage(language: $0)) }
     }
 
+    /// What the input method is asked for while the source plate's text is typed (on-screen
+    /// keyboards such as Phosh's read these). GTK has no hint for an ASCII keyboard or for a
+    /// keyboard's language: the Toki Pona plate asks for lowercase without spelling or
+    /// completion, the other for sentence capitals, spelling and completion.
+    static func inputHints(_ keyboard: MainScreen.Keyboard) -> GtkInputHints {
+        var hints = keyboard.corrects ? GTK_INPUT_HINT_SPELLCHECK.rawValue | GTK_INPUT_HINT_WORD_COMPLETION.rawValue : GTK_INPUT_HINT_NO_SPELLCHECK.rawValue
+        hints |= keyboard.capitalizesSentences ? GTK_INPUT_HINT_UPPERCASE_SENTENCES.rawValue : GTK_INPUT_HINT_LOWERCASE.rawValue
+        return GtkInputHints(rawValue: hints)
+    }
+
     /// The text in the source plate's buffer.
     var sourceText: String {
         var start = GtkTextIter()
@@ -142,6 +153,11 @@ final class MainPage {
             pill.widget.accessibleDescription(plate.scriptName)
         }
         sourceView.setClass("sitelen", screen.source.inSitelenPona)
+        if screen.source.keyboard != shownKeyboard {
+            shownKeyboard = screen.source.keyboard
+            gtk_text_view_set_input_hints(cast(sourceView), Self.inputHints(screen.source.keyboard))
+            gtk_text_view_set_input_purpose(cast(sourceView), GTK_INPUT_PURPOSE_FREE_FORM)
+        }
         targetLabel.setClass("sitelen", screen.target.inSitelenPona)
 
         if screen.source.samplePhrases != shownSamples {

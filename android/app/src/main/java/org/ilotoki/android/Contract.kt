@@ -467,6 +467,30 @@ data class MainScreenHeader(
     }
 }
 
+/** Core's `MainScreen.Keyboard`. */
+data class MainScreenKeyboard(
+    val corrects: Boolean,
+    val capitalizesSentences: Boolean,
+    val asciiOnly: Boolean,
+    val languageTag: String?,
+) {
+    fun toJson(): JSONObject = JSONObject().apply {
+        put("corrects", corrects)
+        put("capitalizesSentences", capitalizesSentences)
+        put("asciiOnly", asciiOnly)
+        if (languageTag != null) put("languageTag", languageTag)
+    }
+
+    companion object {
+        fun from(json: JSONObject) = MainScreenKeyboard(
+            corrects = json.getBoolean("corrects"),
+            capitalizesSentences = json.getBoolean("capitalizesSentences"),
+            asciiOnly = json.getBoolean("asciiOnly"),
+            languageTag = if (json.isNull("languageTag")) null else json.getString("languageTag"),
+        )
+    }
+}
+
 /** Core's `MainScreen.LanguageChoice`. */
 data class MainScreenLanguageChoice(
     val language: Language,
@@ -526,6 +550,7 @@ data class MainScreenPlate(
     val inSitelenPona: Boolean,
     val canCopy: Boolean,
     val samplePhrases: List<String>,
+    val keyboard: MainScreenKeyboard,
 ) {
     fun toJson(): JSONObject = JSONObject().apply {
         put("language", language.json)
@@ -543,6 +568,7 @@ data class MainScreenPlate(
         put("inSitelenPona", inSitelenPona)
         put("canCopy", canCopy)
         put("samplePhrases", JSONArray(samplePhrases.map { it }))
+        put("keyboard", keyboard.toJson())
     }
 
     companion object {
@@ -562,6 +588,7 @@ data class MainScreenPlate(
             inSitelenPona = json.getBoolean("inSitelenPona"),
             canCopy = json.getBoolean("canCopy"),
             samplePhrases = json.getJSONArray("samplePhrases").let { a -> List(a.length()) { i -> a.getString(i) } },
+            keyboard = MainScreenKeyboard.from(json.getJSONObject("keyboard")),
         )
     }
 }

@@ -22,6 +22,7 @@ import androidx.compose.foundation.rememberScrollState
 import androidx.compose.foundation.shape.CircleShape
 import androidx.compose.foundation.text.BasicText
 import androidx.compose.foundation.text.BasicTextField
+import androidx.compose.foundation.text.KeyboardOptions
 import androidx.compose.foundation.verticalScroll
 import androidx.compose.runtime.Composable
 import androidx.compose.runtime.getValue
@@ -36,6 +37,9 @@ import androidx.compose.ui.semantics.heading
 import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.semantics.stateDescription
 import androidx.compose.ui.text.font.FontWeight
+import androidx.compose.ui.text.input.KeyboardCapitalization
+import androidx.compose.ui.text.input.KeyboardType
+import androidx.compose.ui.text.intl.LocaleList
 import androidx.compose.ui.unit.dp
 import androidx.compose.ui.window.Dialog
 import androidx.compose.ui.zIndex
@@ -162,6 +166,7 @@ class Ui(
                     if (plate.text != editing) editing = plate.text
                 }
                 BasicTextField(editing, { editing = it; perform(Action.SetSourceText(it)) }, textStyle = style,
+                    keyboardOptions = keyboardOptions(plate.keyboard),
                     modifier = Modifier.fillMaxWidth().heightIn(min = 96.dp).semantics { contentDescription = plate.textLabel },
                     decorationBox = { field ->
                         if (editing.isEmpty()) BasicText(bridge.text(UIText.SOURCE_PLACEHOLDER), style = fonts.body(palette, Design.TypeSize.BODY, palette.quiet))
@@ -174,6 +179,18 @@ class Ui(
             }
         }
     }
+
+    /**
+     * The keyboard Core asks for the plate's language: on the Toki Pona plate no corrections, no
+     * automatic capitals and an ASCII keyboard; on the other the language's own keyboard, where the
+     * input method honours the hint (EditorInfo.hintLocales).
+     */
+    private fun keyboardOptions(keyboard: MainScreenKeyboard) = KeyboardOptions(
+        capitalization = if (keyboard.capitalizesSentences) KeyboardCapitalization.Sentences else KeyboardCapitalization.None,
+        autoCorrectEnabled = keyboard.corrects,
+        keyboardType = if (keyboard.asciiOnly) KeyboardType.Ascii else KeyboardType.Text,
+        hintLocales = keyboard.languageTag?.let { LocaleList(it) },
+    )
 
     @Composable
     private fun LanguageLabel(plate: MainScreenPlate, ink: Color) {
