@@ -127,6 +127,7 @@ struct ModelsView: View {
 
     var body: some View {
         let page = ModelsPage(model: model, strings: strings)
+        Text(page.storage).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote)).foregroundStyle(Color(palette.quiet))
         ForEach(page.rows) { row in
             VStack(alignment: .leading, spacing: Tokens.Spacing.small) {
                 Text(row.name).bold()

@@ -324,6 +324,42 @@ import Testing
         #expect(page.rows.last?.buttons.count == 1)  // delete only: a missing file cannot be used
     }
 
+    @Test func theModelsPageSaysWhatTheModelsTakeWhatIsFreeAndWhatDeletingFrees() async throws {
+        try install(Self.old)
+        let model = model()
+        await model.launch()
+        // A file copied into the app (the app's to delete) and one added where it lies (the person's).
+        let picked = home.file("picked/copied.gguf")
+        try FileManager.default.createDirectory(at: picked.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("GGUF".utf8 + Data(count: 2_996)).write(to: picked)
+        guard case .added(let copy) = await model.run(.importModel(ModelImport(path: picked.path, format: .sourceTarget, copiesIntoApp: true))),
+            case .added(let inPlace) = await model.run(.importModel(ModelImport(path: picked.path, format: .sourceTarget, name: "In place")))
+        else {
+            Issue.record("the files were not added")
+            return
+        }
+        #expect(model.library.isCopiedIntoApp(copy) && !model.library.isCopiedIntoApp(inPlace))
+
+        var page = ModelsPage(model: model, strings: Self.strings)
+        let free = try #require(model.library.freeBytes)
+        #expect(free > 0)
+        #expect(page.storage == "Models take 2 MB · \(ByteSize.text(free)) free on this device")
+        #expect(model.library.modelBytes == 2_003_000)
+        let deletes = page.rows.compactMap { row in row.buttons.first { if case .delete = $0.action { true } else { false } } }
+        #expect(deletes.map(\.title) == ["Delete · 2 MB", "Delete · 3 KB", "Delete"])
+        #expect(deletes[0].accessibleName == "Delete · 2 MB, Old")
+        #expect(ModelsPage(model: model, strings: UIStrings(language: .russian)).storage.hasPrefix("Модели занимают 2 MB · свободно на устройстве: "))
+
+        // Deleting the copy deletes its file; forgetting the other leaves the person's file where it is.
+        #expect(await model.run(.delete(id: copy.id)) == .done)
+        #expect(!FileManager.default.fileExists(atPath: copy.path))
+        #expect(await model.run(.delete(id: inPlace.id)) == .done)
+        #expect(FileManager.default.fileExists(atPath: picked.path))
+        page = ModelsPage(model: model, strings: Self.strings)
+        #expect(page.storage.hasPrefix("Models take 2 MB · "))
+        #expect(model.library.modelBytes == 2_000_000)
+    }
+
     @Test func theHistoryPage() async throws {
         try install(Self.current)
         let model = model()

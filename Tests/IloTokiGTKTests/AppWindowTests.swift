@@ -117,6 +117,21 @@ import Testing
         await pump("the entry from the command line") { window.historyRows.contains { $0.hasPrefix("en→tok  from the command line → ") } }
     }
 
+    @Test func theModelsPageSaysWhatTheModelsTakeAndWhatDeletingFrees() async throws {
+        let home = TemporaryDirectory("gtk-storage")
+        let model = scriptedModel(home)
+        let entry = try #require(model.library.catalog.entries.first)
+        let file = model.library.store.fileURL(for: entry)
+        try Data("GGUF".utf8 + Data(count: 1_499_996)).write(to: file)
+        let window = makeWindow(model)
+        defer { close(window) }
+        await model.launch()
+        window.show(.models)
+        await pump("the models page") { window.place == .models && window.visibleTexts.contains { $0.hasPrefix("Models take 1.5 MB · ") } }
+        #expect(window.visibleTexts.contains { $0.hasSuffix(" free on this device") })
+        #expect(window.visibleButtonTitles.contains("Delete · 1.5 MB"))
+    }
+
     // MARK: - Translating
 
     @Test func typeTranslateSwapFlipAndFindItInTheHistory() async throws {

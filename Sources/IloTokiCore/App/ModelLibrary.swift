@@ -39,6 +39,13 @@ public final class ModelLibrary {
     public private(set) var sideloaded: [SideloadedModel] = []
     /// The download the user started, while it runs, pauses or fails.
     public private(set) var activeDownload: DownloadStatus?
+    /// Bytes free on the file system that holds the models, as last read (nil where the system
+    /// does not say).
+    public private(set) var freeBytes: Int64?
+    /// The size of each added model whose file is the app's own copy (in `imported/`), by id:
+    /// deleting one of those deletes its file. An added file that lies elsewhere is only
+    /// forgotten.
+    public private(set) var copiedFileBytes: [String: Int64] = [:]
 
     @ObservationIgnored private let downloader: any ModelDownloading
     @ObservationIgnored let endpoint: String?
@@ -60,6 +67,29 @@ public final class ModelLibrary {
     public func refresh() {
         statuses = store.statuses()
         sideloaded = store.sideloadedModels()
+        freeBytes = FileSystem.freeBytes(at: store.directories.models)
+        var copies: [String: Int64] = [:]
+        for model in sideloaded where isCopiedIntoApp(model) {
+            copies[model.id] = (try? FileManager.default.attributesOfItem(atPath: model.path)[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        copiedFileBytes = copies
+    }
+
+    /// The space the models take on this device: catalog models (partial downloads included)
+    /// and the app's copies of added files.
+    public var modelBytes: Int64 {
+        statuses.reduce(0) { $0 + $1.bytesOnDisk } + copiedFileBytes.values.reduce(0, +)
+    }
+
+    /// What deleting the model with this id would free now.
+    public func bytesFreed(byDeleting id: String) -> Int64 {
+        statuses.first { $0.entry.id == id }?.bytesOnDisk ?? copiedFileBytes[id] ?? 0
+    }
+
+    /// Whether an added model's file is the app's own copy (made by an import into `imported/`).
+    public func isCopiedIntoApp(_ model: SideloadedModel) -> Bool {
+        let directory = importedDirectory.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        return model.url.standardizedFileURL.resolvingSymlinksInPath().path.hasPrefix(directory)
     }
 
     /// The state of a catalog model as last read.
@@ -168,15 +198,24 @@ public final class ModelLibrary {
 
     // MARK: - Changes
 
-    /// Deletes a catalog model's files or forgets an added one; a download of it in this
-    /// process is stopped first and waited for.
+    /// Deletes a catalog model's files, or forgets an added one (and deletes its file where it
+    /// is the app's own copy); a download of it in this process is stopped first and waited for.
     /// - Throws: `StoreError` (a download in another process holds the file, a file that cannot go).
     public func delete(_ choice: ModelChoice) async throws {
         if activeDownload?.entry.id == choice.id { await stopDownload() }
         defer { refresh() }
         switch choice {
         case .catalog(let entry): try store.delete(entry)
-        case .sideloaded(let model): try store.removeSideloaded(id: model.id)
+        case .sideloaded(let model):
+            // The app's own copy goes with its entry; a file elsewhere is the person's and stays.
+            if isCopiedIntoApp(model), FileManager.default.fileExists(atPath: model.path) {
+                do {
+                    try FileManager.default.removeItem(atPath: model.path)
+                } catch {
+                    throw StoreError.cannotDelete(model.path, reason: error.localizedDescription)
+                }
+            }
+            try store.removeSideloaded(id: model.id)
         }
     }
 

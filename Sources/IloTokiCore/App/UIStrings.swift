@@ -19,6 +19,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case keepHistory, translateAsYouType, translateBySentence, theme, themeLight, themeDark, themeSystem, sitelenFont
     case modelInstalled, modelPartial, modelNotInstalled, modelDeprecated, newerModelAvailable, modelMissingFile  // partial: %@ = per cent
     case inUse, use, download, delete, addModel, promptFormat, modelName
+    case modelsTake, freeOnDevice  // %@ = a size: what the models take, what is free on the device
     case licenceTitle, licenceAccept, cancel
     case aboutText, licences
     case licenceApp, licenceLlama, licenceUIFont, licenceSitelenFont
@@ -78,6 +79,7 @@ public struct UIStrings: Sendable {
         .modelDeprecated: "Older model", .newerModelAvailable: "A newer model is available",
         .modelMissingFile: "The file is missing",
         .inUse: "In use", .use: "Use", .download: "Download", .delete: "Delete", .addModel: "Add a model file…",
+        .modelsTake: "Models take %@", .freeOnDevice: "%@ free on this device",
         .promptFormat: "Prompt format", .modelName: "Name",
         .licenceTitle: "The model licence", .licenceAccept: "Accept and download", .cancel: "Cancel",
         .aboutText: "ilo toki translates between Toki Pona and English, Russian and Vietnamese on this device. After the model is downloaded no network is used, and nothing you type ever leaves the device.",
@@ -114,6 +116,7 @@ public struct UIStrings: Sendable {
         .modelDeprecated: "Старая модель", .newerModelAvailable: "Есть новая модель",
         .modelMissingFile: "Файл не найден",
         .inUse: "Используется", .use: "Использовать", .download: "Скачать", .delete: "Удалить", .addModel: "Добавить файл модели…",
+        .modelsTake: "Модели занимают %@", .freeOnDevice: "свободно на устройстве: %@",
         .promptFormat: "Формат подсказки", .modelName: "Название",
         .licenceTitle: "Лицензия модели", .licenceAccept: "Принять и скачать", .cancel: "Отмена",
         .aboutText: "ilo toki переводит между токипоной и английским, русским и вьетнамским прямо на устройстве. После загрузки модели сеть не нужна, и ничего из написанного вами не покидает устройство.",
@@ -150,6 +153,7 @@ public struct UIStrings: Sendable {
         .modelDeprecated: "Mô hình cũ", .newerModelAvailable: "Có mô hình mới hơn",
         .modelMissingFile: "Không tìm thấy tệp",
         .inUse: "Đang dùng", .use: "Dùng", .download: "Tải", .delete: "Xoá", .addModel: "Thêm tệp mô hình…",
+        .modelsTake: "Các mô hình chiếm %@", .freeOnDevice: "còn trống %@ trên thiết bị",
         .promptFormat: "Định dạng câu lệnh", .modelName: "Tên",
         .licenceTitle: "Giấy phép mô hình", .licenceAccept: "Đồng ý và tải", .cancel: "Huỷ",
         .aboutText: "ilo toki dịch giữa Toki Pona và tiếng Anh, tiếng Nga, tiếng Việt ngay trên thiết bị. Sau khi tải mô hình, ứng dụng không dùng mạng, và những gì bạn gõ không bao giờ rời khỏi máy.",
@@ -186,6 +190,7 @@ public struct UIStrings: Sendable {
         .modelDeprecated: "sona ilo majuna", .newerModelAvailable: "sona ilo sin li lon",
         .modelMissingFile: "lipu li lon ala",
         .inUse: "ni li pali", .use: "o kepeken", .download: "o kama jo", .delete: "o weka", .addModel: "o pana e lipu sona…",
+        .modelsTake: "lipu sona li kepeken e %@", .freeOnDevice: "ma ken %@ li lon ilo ni",
         .promptFormat: "nasin toki", .modelName: "nimi",
         .licenceTitle: "lawa pi sona ilo", .licenceAccept: "mi wile. o kama jo", .cancel: "ala",
         .aboutText: "ilo toki li ante e toki pona e toki Inli e toki Losi e toki Wije lon ilo sina. sona ilo li lon la, ilo li kepeken ala linluwi. toki sina li tawa ala ma ante.",

@@ -20,6 +20,8 @@ public struct ModelsPage: Equatable, Sendable, Encodable {
     }
 
     public var rows: [Row]
+    /// The space the models take and the space free on the device, in one line.
+    public var storage: String
     /// The formats a file can be added with, and their names.
     public var formats: [(format: PromptFormat, title: String)]
     public var formatTitle: String
@@ -28,16 +30,17 @@ public struct ModelsPage: Equatable, Sendable, Encodable {
     public var isImporting: Bool
 
     public static func == (lhs: ModelsPage, rhs: ModelsPage) -> Bool {
-        lhs.rows == rhs.rows && lhs.formats.map(\.format) == rhs.formats.map(\.format) && lhs.addTitle == rhs.addTitle
+        lhs.rows == rhs.rows && lhs.storage == rhs.storage && lhs.formats.map(\.format) == rhs.formats.map(\.format) && lhs.addTitle == rhs.addTitle
             && lhs.isImporting == rhs.isImporting
     }
 
-    private enum CodingKeys: String, CodingKey { case rows, formats, formatTitle, addTitle, isImporting }
+    private enum CodingKeys: String, CodingKey { case rows, storage, formats, formatTitle, addTitle, isImporting }
     private struct Format: Encodable { var format: PromptFormat, title: String }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(rows, forKey: .rows)
+        try container.encode(storage, forKey: .storage)
         try container.encode(formats.map { Format(format: $0.format, title: $0.title) }, forKey: .formats)
         try container.encode(formatTitle, forKey: .formatTitle)
         try container.encode(addTitle, forKey: .addTitle)
@@ -54,6 +57,12 @@ extension ModelsPage {
         /// A button for a model's row; a screen reader hears which model it acts on.
         func button(_ title: UIText, _ action: Action?, for name: String) -> Button {
             Button(title: strings[title], action: action, accessibleName: "\(strings[title]), \(name)")
+        }
+        /// Delete, with what it frees where it frees anything ("Delete · 1.4 GB").
+        func deleteButton(id: String, for name: String) -> Button {
+            let freed = library.bytesFreed(byDeleting: id)
+            let title = freed > 0 ? "\(strings[.delete]) · \(format.size(freed))" : strings[.delete]
+            return Button(title: title, action: .delete(id: id), accessibleName: "\(title), \(name)")
         }
         var rows: [Row] = []
         for status in library.statuses {
@@ -75,7 +84,7 @@ extension ModelsPage {
             } else {
                 buttons.append(button(.download, .download(id: entry.id), for: entry.displayName))
             }
-            if status.bytesOnDisk > 0 { buttons.append(button(.delete, .delete(id: entry.id), for: entry.displayName)) }
+            if status.bytesOnDisk > 0 { buttons.append(deleteButton(id: entry.id, for: entry.displayName)) }
             rows.append(Row(id: entry.id, name: entry.displayName, facts: facts, isDeprecated: entry.deprecated, buttons: buttons))
         }
         for added in library.sideloaded {
@@ -86,11 +95,13 @@ extension ModelsPage {
             } else if !added.isMissing {
                 buttons.append(button(.use, .use(id: added.id), for: added.name))
             }
-            buttons.append(button(.delete, .delete(id: added.id), for: added.name))
+            buttons.append(deleteButton(id: added.id, for: added.name))
             rows.append(Row(id: added.id, name: added.name, facts: facts, isDeprecated: false, buttons: buttons))
         }
+        var storage = strings(.modelsTake, format.size(library.modelBytes))
+        if let free = library.freeBytes { storage += " · " + strings(.freeOnDevice, format.size(free)) }
         self.init(
-            rows: rows, formats: PromptFormat.allCases.map { ($0, $0.displayName) }, formatTitle: strings[.promptFormat],
+            rows: rows, storage: storage, formats: PromptFormat.allCases.map { ($0, $0.displayName) }, formatTitle: strings[.promptFormat],
             addTitle: strings[.addModel], isImporting: model.importsUnderWay > 0)
     }
 }

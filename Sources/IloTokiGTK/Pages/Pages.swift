@@ -157,6 +157,10 @@ final class Pages {
     // MARK: - Models
 
     private func buildModels(_ page: ModelsPage, into list: Widget) {
+        let storage = label(page.storage, classes: ["quiet"])
+        let inset = Int32(Tokens.Spacing.medium)
+        storage.margins(0, inset, inset / 2, inset)  // in line with the cards
+        append(list, storage)
         for modelRow in page.rows {
             let holder = card()
             append(holder, label(modelRow.name, classes: ["plate-text"]))

@@ -61,6 +61,13 @@ extension AppWindow {
         window.descendants.filter { $0.hasClass("jelo") && $0.isMapped && gtk_widget_get_child_visible($0) != 0 }.map(typeName)
     }
 
+    /// The title of every button on screen now.
+    public var visibleButtonTitles: [String] {
+        window.descendants.filter { $0.isMapped && typeName($0) == "GtkButton" }.compactMap { button in
+            gtk_button_get_label(cast(button)).map { String(cString: $0) }
+        }
+    }
+
     /// The text of every label on screen now.
     public var visibleTexts: [String] {
         window.descendants.filter { $0.isMapped && typeName($0) == "GtkLabel" }.map(textOf)

@@ -150,6 +150,8 @@ enum class UIText(val json: String) {
     ADD_MODEL("addModel"),
     PROMPT_FORMAT("promptFormat"),
     MODEL_NAME("modelName"),
+    MODELS_TAKE("modelsTake"),
+    FREE_ON_DEVICE("freeOnDevice"),
     LICENCE_TITLE("licenceTitle"),
     LICENCE_ACCEPT("licenceAccept"),
     CANCEL("cancel"),
@@ -644,6 +646,7 @@ data class ModelImport(
 /** Core's `ModelsPage`. */
 data class ModelsPage(
     val rows: List<ModelsPageRow>,
+    val storage: String,
     val formats: List<ModelsPageFormat>,
     val formatTitle: String,
     val addTitle: String,
@@ -651,6 +654,7 @@ data class ModelsPage(
 ) {
     fun toJson(): JSONObject = JSONObject().apply {
         put("rows", JSONArray(rows.map { it.toJson() }))
+        put("storage", storage)
         put("formats", JSONArray(formats.map { it.toJson() }))
         put("formatTitle", formatTitle)
         put("addTitle", addTitle)
@@ -660,6 +664,7 @@ data class ModelsPage(
     companion object {
         fun from(json: JSONObject) = ModelsPage(
             rows = json.getJSONArray("rows").let { a -> List(a.length()) { i -> ModelsPageRow.from(a.getJSONObject(i)) } },
+            storage = json.getString("storage"),
             formats = json.getJSONArray("formats").let { a -> List(a.length()) { i -> ModelsPageFormat.from(a.getJSONObject(i)) } },
             formatTitle = json.getString("formatTitle"),
             addTitle = json.getString("addTitle"),

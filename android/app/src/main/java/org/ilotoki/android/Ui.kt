@@ -299,6 +299,7 @@ class Ui(
 
     @Composable
     private fun Models(page: ModelsPage) {
+        BasicText(page.storage, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
         for (row in page.rows) {
             Column(Modifier.fillMaxWidth().cut(palette.paper, palette.ink).padding(Design.Spacing.MEDIUM.dp),
                 verticalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
