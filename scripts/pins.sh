@@ -23,6 +23,12 @@ SITELEN_FONT_VERSION=0.1.1
 SITELEN_FONT_WHEEL_SHA256=7f5292a83b1b2e35af03603b95fd015093376a9559b153a49d2cdeacb910c824
 SITELEN_FONT_FILE=sitelen-seli-kiwen-asuki.ttf
 
+# lipu Linku's word data (CC BY-SA 4.0), for looking up Toki Pona words: sonatoki/constants/linku.json
+# inside the PyPI package sonatoki (whose code is AGPL-3.0; only the data file is used); the
+# sha256 is the wheel's.
+SONATOKI_VERSION=0.13.0
+SONATOKI_WHEEL_SHA256=0b634ba32b2a9062a65f99e66be8be277996dd3ea6c79a217fb2032484af9fbb
+
 # The model pipeline (scripts/merge-and-quantize.sh): the versions llama.cpp's converter is
 # tested with (its requirements/requirements-convert_hf_to_gguf.txt), PEFT for the test's
 # reference and the merge of old adapters, huggingface_hub for repo ids. torch comes from

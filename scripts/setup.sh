@@ -39,3 +39,4 @@ else
     "$REPO_ROOT/scripts/build-llm.sh"
 fi
 "$REPO_ROOT/scripts/fetch-fonts.sh"
+"$REPO_ROOT/scripts/fetch-words.sh"

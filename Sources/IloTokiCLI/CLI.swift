@@ -28,6 +28,7 @@ public enum CLI {
         ModelsCommand.addSpec,
         ModelsCommand.verifySpec,
         HistoryCommand.spec,
+        WordsCommand.spec,
         BenchCommand.spec,
     ]
 
@@ -132,6 +133,7 @@ public enum CLI {
             case ModelsCommand.addSpec.path: return try await ModelsCommand(context: context, arguments: parsed).add()
             case ModelsCommand.verifySpec.path: return try await ModelsCommand(context: context, arguments: parsed).verify()
             case HistoryCommand.spec.path: return try await HistoryCommand(context: context, arguments: parsed).run()
+            case WordsCommand.spec.path: return try await WordsCommand(context: context, arguments: parsed).run()
             case BenchCommand.spec.path: return try await BenchCommand(context: context, arguments: parsed).run()
             default:
                 console.error("'\(spec.name)' is not a command. Run `ilotoki --help` for the list.")

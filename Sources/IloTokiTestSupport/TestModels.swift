@@ -24,6 +24,9 @@ public enum TestModels {
     /// build/fonts by scripts/fetch-fonts.sh: the GTK tests and screenshots use it.
     public static let sitelenPonaFont = repositoryRoot.appendingPathComponent("build/fonts/sitelen-seli-kiwen-asuki.ttf").path
 
+    /// lipu Linku's words as the app ships them, put in build/words by scripts/fetch-words.sh.
+    public static let wordList = repositoryRoot.appendingPathComponent("build/words/linku-words.json").path
+
     /// The file, or an error that says how to make it.
     public static func require(_ path: String) throws -> String {
         guard FileManager.default.fileExists(atPath: path) else {

@@ -24,7 +24,7 @@ import Testing
         let overview = try await run(["--help"])
         #expect(overview.status == 0)
         #expect(overview.stdout.contains("Usage: ilotoki"))
-        for command in [["translate"], ["models"], ["models", "download"], ["models", "remove"], ["models", "add"], ["models", "verify"], ["history"]] {
+        for command in [["translate"], ["models"], ["models", "download"], ["models", "remove"], ["models", "add"], ["models", "verify"], ["history"], ["words"]] {
             let result = try await run(command + ["--help"])
             #expect(result.status == 0, "\(command)")
             #expect(result.stdout.hasPrefix("Usage: ilotoki \(command.joined(separator: " "))"), "\(command)")
@@ -55,6 +55,24 @@ import Testing
         #expect(result.stderr.contains("ilotoki models download milmmt-46-1b-v1-1-q8-0"))
         #expect(result.stderr.contains("1.39 GB"))
         #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func wordsAreLookedUpInLipuLinkuAndAnUnknownOneIsAnError() async throws {
+        let known = try await run(["words", "moku", "Pona,"])
+        #expect(known.status == 0, "\(known.stderr)")
+        #expect(known.stdout.hasPrefix("moku  (core word)\n  eat, drink"))
+        #expect(known.stdout.contains("pona  (core word)\n"))
+        #expect(known.stderr.isEmpty)
+
+        let mixed = try await run(["words", "kili", "hello"])
+        #expect(mixed.status == 1)
+        #expect(mixed.stdout.hasPrefix("kili  (core word)"))
+        #expect(mixed.stderr == "error: 'hello' is not a Toki Pona word in lipu Linku's dictionary (178 words).\n")
+
+        let nowhere = try await run(["words", "moku"], environment: ["ILOTOKI_WORDS": home.file("none.json").path])
+        #expect(nowhere.status == 1 && nowhere.stdout.isEmpty)
+        #expect(nowhere.stderr.contains("none.json"))
+        #expect(try await run(["words"]).status == 2)  // a word is needed
     }
 
     // MARK: - Translating with the tiny model (plumbing)

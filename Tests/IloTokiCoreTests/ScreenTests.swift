@@ -231,6 +231,41 @@ import Testing
         }
     }
 
+    @Test func aTokiPonaWordIsLookedUpInLipuLinku() async throws {
+        try install(Self.current)
+        let model = model()
+        await model.launch()
+        // Before a front end gives the list: a clear reason, nothing shown.
+        #expect(model.perform(.lookUpWord(word: "moku")) == .failed(reason: "The dictionary of Toki Pona words is not here."))
+        let file = home.file("words.json")
+        try Data(WordListTests.fixture.utf8).write(to: file)
+        #expect(model.perform(.useWordList(path: home.file("none.json").path)) != .done)
+        #expect(model.perform(.useWordList(path: file.path)) == .done)
+
+        model.perform(.setSourceText(text: "mi moku e kili. kijetesantakalu li moku."))
+        var shown = screen(model)
+        #expect(shown.source.dictionaryWords == ["moku", "kijetesantakalu"])
+        #expect(shown.target.dictionaryWords.isEmpty)
+        #expect(shown.word == nil)
+
+        #expect(model.perform(.lookUpWord(word: "Moku,")) == .done)
+        shown = screen(model)
+        let card = try #require(shown.word)
+        #expect(card.word == "moku" && card.glyph == "\u{F1936}" && card.definition == "eat, drink; food")
+        #expect(card.usage == "core word" && card.seeAlso == ["pan", "telo"] && card.seeAlsoTitle == "See also")
+        #expect(card.credit == "From lipu Linku (CC BY-SA 4.0). Definitions are in English.")
+        // In Russian the words around it are Russian; the definition stays lipu Linku's English.
+        let russian = try #require(MainScreen(model: model, strings: UIStrings(language: .russian)).word)
+        #expect(russian.usage == "основное слово" && russian.definition == "eat, drink; food")
+
+        // A word lipu Linku does not have says so and leaves the entry shown as it was.
+        #expect(model.perform(.lookUpWord(word: "pan")) == .failed(reason: "“pan” is not in lipu Linku's dictionary of Toki Pona words."))
+        #expect(screen(model).word?.word == "moku")
+        model.perform(.closeWord)
+        #expect(screen(model).word == nil)
+        #expect(AboutPage(model: model, strings: Self.strings).licences.contains { $0.contains("lipu Linku") && $0.contains("CC BY-SA 4.0") })
+    }
+
     @Test func everyControlOfTheMainScreenHasANameForScreenReaders() async throws {
         try install(Self.current)
         let model = model()

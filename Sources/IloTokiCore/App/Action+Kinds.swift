@@ -10,6 +10,7 @@ extension Action {
     public enum Kind: String, CaseIterable, Sendable {
         case setSourceText, pressSlab, translate, stop, swap, setOtherLanguage, setDirection, flipScript, useSample, copy,
             dismissNotice
+        case useWordList, lookUpWord, closeWord
         case toggleDownload, download, acceptLicence, pauseDownload, cancelDownload
         case use, delete, retry, importModel, useFileForSession, useForSession
         case setOlin, removeHistoryEntry, reuse, clearHistory, refresh
@@ -30,6 +31,9 @@ extension Action {
         case .useSample: .useSample
         case .copy: .copy
         case .dismissNotice: .dismissNotice
+        case .useWordList: .useWordList
+        case .lookUpWord: .lookUpWord
+        case .closeWord: .closeWord
         case .toggleDownload: .toggleDownload
         case .download: .download
         case .acceptLicence: .acceptLicence
@@ -70,6 +74,9 @@ extension Action {
         case .useSample: .useSample(phrase: "toki!")
         case .copy: .copy
         case .dismissNotice: .dismissNotice(index: 0)
+        case .useWordList: .useWordList(path: "/usr/share/ilotoki/linku-words.json")
+        case .lookUpWord: .lookUpWord(word: "moku")
+        case .closeWord: .closeWord
         case .toggleDownload: .toggleDownload
         case .download: .download(id: "milmmt-46-1b-v1-1-q8-0")
         case .acceptLicence: .acceptLicence

@@ -33,6 +33,16 @@ public enum Action: Codable, Equatable, Hashable, Sendable {
     /// Dismisses the notice at this index under the plates.
     case dismissNotice(index: Int)
 
+    // MARK: Words
+
+    /// Reads lipu Linku's word list from this file (the front end knows where its copy lies).
+    case useWordList(path: String)
+    /// Shows the dictionary entry of a Toki Pona word, tapped or selected on a plate (or a
+    /// "see also" word of the entry shown).
+    case lookUpWord(word: String)
+    /// Closes the entry shown.
+    case closeWord
+
     // MARK: Downloads
 
     /// The header's control: pauses a running download, resumes one that is not.

@@ -26,6 +26,19 @@ extension TranslatorModel {
             return .copy(text: targetText)
         case .dismissNotice(let index):
             if notices.indices.contains(index) { notices.remove(at: index) }
+        case .useWordList(let path):
+            do {
+                wordList = try WordList(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                return .failed(reason: error.message)
+            }
+        case .lookUpWord(let word):
+            guard let wordList else { return .failed(reason: "The dictionary of Toki Pona words is not here.") }
+            guard let entry = wordList.entry(for: word) else {
+                return .failed(reason: "“\(word)” is not in lipu Linku's dictionary of Toki Pona words.")
+            }
+            lookedUpWord = entry
+        case .closeWord: lookedUpWord = nil
 
         case .toggleDownload:
             guard let download = activeDownload else { return .done }

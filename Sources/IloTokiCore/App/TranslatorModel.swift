@@ -131,6 +131,10 @@ public final class TranslatorModel {
     public internal(set) var importsUnderWay = 0
     /// Things the user should know that are not errors of an action (a damaged settings file set aside).
     public internal(set) var notices: [String] = []
+    /// lipu Linku's Toki Pona words (`.useWordList`), or nil before a front end gives them.
+    public internal(set) var wordList: WordList?
+    /// The dictionary entry shown (`.lookUpWord`), until it is closed.
+    public internal(set) var lookedUpWord: WordEntry?
     /// A short-lived message under the plates, until the next action.
     public internal(set) var flash: Flash?
 

@@ -22,7 +22,9 @@ public enum UIText: String, CaseIterable, Sendable {
     case modelsTake, freeOnDevice  // %@ = a size: what the models take, what is free on the device
     case licenceTitle, licenceAccept, cancel
     case aboutText, licences
-    case licenceApp, licenceLlama, licenceUIFont, licenceSitelenFont
+    case licenceApp, licenceLlama, licenceUIFont, licenceSitelenFont, licenceWords
+    case seeAlso, wordCredit, closeWord  // a Toki Pona word's dictionary entry
+    case usageCore, usageCommon, usageUncommon, usageObscure, usageSandbox
     case licenceModels  // %@ = the models' licence and where to read it
     case sitelenFontChosenMissing  // %@ = font family
 }
@@ -89,6 +91,10 @@ public struct UIStrings: Sendable {
         .licenceModels: "The translation models — %@",
         .licenceUIFont: "Space Grotesk, the app's letters — SIL Open Font License 1.1",
         .licenceSitelenFont: "sitelen seli kiwen asuki by Kreative Korp, the sitelen pona font — SIL Open Font License 1.1",
+        .licenceWords: "lipu Linku's dictionary of Toki Pona words (definitions in English) — CC BY-SA 4.0",
+        .seeAlso: "See also", .wordCredit: "From lipu Linku (CC BY-SA 4.0). Definitions are in English.", .closeWord: "Close",
+        .usageCore: "core word", .usageCommon: "common word", .usageUncommon: "uncommon word", .usageObscure: "obscure word",
+        .usageSandbox: "new word",
         .sitelenFontChosenMissing: "%@ is not installed here, so the font that comes with ilo toki draws sitelen pona.",
     ]
 
@@ -126,6 +132,10 @@ public struct UIStrings: Sendable {
         .licenceModels: "Модели перевода — %@",
         .licenceUIFont: "Space Grotesk, шрифт приложения, — SIL Open Font License 1.1",
         .licenceSitelenFont: "sitelen seli kiwen asuki (Kreative Korp), шрифт sitelen pona, — SIL Open Font License 1.1",
+        .licenceWords: "Словарь слов токипоны lipu Linku (определения на английском) — CC BY-SA 4.0",
+        .seeAlso: "См. также", .wordCredit: "Из lipu Linku (CC BY-SA 4.0). Определения на английском.", .closeWord: "Закрыть",
+        .usageCore: "основное слово", .usageCommon: "частое слово", .usageUncommon: "редкое слово",
+        .usageObscure: "малоизвестное слово", .usageSandbox: "новое слово",
         .sitelenFontChosenMissing: "Шрифт %@ не установлен, поэтому sitelen pona рисует шрифт, который идёт с ilo toki.",
     ]
 
@@ -163,6 +173,10 @@ public struct UIStrings: Sendable {
         .licenceModels: "Các mô hình dịch — %@",
         .licenceUIFont: "Space Grotesk, phông chữ của ứng dụng — SIL Open Font License 1.1",
         .licenceSitelenFont: "sitelen seli kiwen asuki (Kreative Korp), phông sitelen pona — SIL Open Font License 1.1",
+        .licenceWords: "Từ điển lipu Linku các từ Toki Pona (định nghĩa bằng tiếng Anh) — CC BY-SA 4.0",
+        .seeAlso: "Xem thêm", .wordCredit: "Theo lipu Linku (CC BY-SA 4.0). Định nghĩa bằng tiếng Anh.", .closeWord: "Đóng",
+        .usageCore: "từ cốt lõi", .usageCommon: "từ thông dụng", .usageUncommon: "từ ít dùng", .usageObscure: "từ hiếm",
+        .usageSandbox: "từ mới",
         .sitelenFontChosenMissing: "Phông %@ chưa được cài, nên sitelen pona được vẽ bằng phông đi kèm ilo toki.",
     ]
 
@@ -200,6 +214,10 @@ public struct UIStrings: Sendable {
         .licenceModels: "sona ilo ante — %@",
         .licenceUIFont: "sitelen Space Grotesk — lawa SIL Open Font License 1.1",
         .licenceSitelenFont: "sitelen seli kiwen asuki (Kreative Korp) li sitelen e sitelen pona — lawa SIL Open Font License 1.1",
+        .licenceWords: "lipu Linku pi nimi toki pona (sona li lon toki Inli) — lawa CC BY-SA 4.0",
+        .seeAlso: "o lukin kin e", .wordCredit: "tan lipu Linku (CC BY-SA 4.0). sona li lon toki Inli.", .closeWord: "o pini",
+        .usageCore: "nimi suli", .usageCommon: "nimi mute", .usageUncommon: "nimi lili", .usageObscure: "nimi pi jan lili",
+        .usageSandbox: "nimi sin",
         .sitelenFontChosenMissing: "sitelen %@ li lon ala. sitelen pi ilo toki li sitelen e sitelen pona.",
     ]
 }

@@ -20,7 +20,7 @@ extension AboutPage {
             licences: [
                 strings[.licenceApp], strings[.licenceLlama],
                 strings(.licenceModels, "\(models.name) (\(models.url.absoluteString))"),
-                strings[.licenceUIFont], strings[.licenceSitelenFont],
+                strings[.licenceUIFont], strings[.licenceSitelenFont], strings[.licenceWords],
             ],
             versionLine: "ilo toki \(Self.version) · \(model.engineDescription)")
     }

@@ -94,6 +94,26 @@ public struct MainScreen: Equatable, Sendable, Encodable {
         public var samplePhrases: [String]
         /// How the keyboard should behave while the plate's text is typed.
         public var keyboard: Keyboard
+        /// The words of the plate's Toki Pona text that the dictionary has, in order, for a
+        /// front end that offers them to tap (`.lookUpWord`); empty on the other plate.
+        public var dictionaryWords: [String]
+    }
+
+    /// A Toki Pona word's dictionary entry (lipu Linku), shown until it is closed.
+    public struct WordCard: Equatable, Sendable, Encodable {
+        public var word: String
+        /// The sitelen pona glyph (a UCSUR character, drawn in the sitelen pona font).
+        public var glyph: String?
+        /// lipu Linku's English definition.
+        public var definition: String
+        /// How widely the word is used, in the UI's language ("core word"); empty when unknown.
+        public var usage: String
+        public var seeAlsoTitle: String
+        /// Words to look up next (`.lookUpWord`).
+        public var seeAlso: [String]
+        /// Where the entry comes from, and that its definition is English.
+        public var credit: String
+        public var closeLabel: String
     }
 
     /// How a plate's keyboard should behave, for its language. Toki Pona is written in
@@ -146,6 +166,8 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     public var header: Header
     public var source: Plate
     public var target: Plate
+    /// The dictionary entry of the word looked up, while it is shown.
+    public var word: WordCard?
     /// The line under the plates: notices, or a short-lived message.
     public var notice: String?
     public var slab: Slab
@@ -181,11 +203,13 @@ extension MainScreen {
                 scriptName: holdsTokiPona ? script : strings[.scriptLatin],
                 pill: holdsTokiPona ? pill : nil, text: text, isMessage: isMessage,
                 inSitelenPona: sitelen && holdsTokiPona && !isMessage, canCopy: !isSource && !model.targetText.isEmpty,
-                samplePhrases: isSource ? model.samplePhrases : [], keyboard: Keyboard(for: language))
+                samplePhrases: isSource ? model.samplePhrases : [], keyboard: Keyboard(for: language),
+                dictionaryWords: holdsTokiPona && !isMessage ? Array((model.wordList?.words(in: text) ?? []).prefix(60)) : [])
         }
         source = plate(direction.source, isSource: true, text: model.sourceText, isMessage: false)
         let (text, isMessage) = Self.targetText(model, strings, format)
         target = plate(direction.target, isSource: false, text: text, isMessage: isMessage)
+        word = model.lookedUpWord.map { Self.wordCard($0, strings) }
         notice = Self.notice(model, strings)
         slab = Self.slab(model, strings, format)
         swapLabel = strings[.swap]
@@ -197,6 +221,21 @@ extension MainScreen {
             case .dark: .dark
             case .system: systemPrefersDark ? .dark : .light
             }
+    }
+
+    public static func wordCard(_ entry: WordEntry, _ strings: UIStrings) -> WordCard {
+        let usage: String =
+            switch entry.usage {
+            case .core: strings[.usageCore]
+            case .common: strings[.usageCommon]
+            case .uncommon: strings[.usageUncommon]
+            case .obscure: strings[.usageObscure]
+            case .sandbox: strings[.usageSandbox]
+            case nil: ""
+            }
+        return WordCard(
+            word: entry.word, glyph: entry.glyph, definition: entry.definition, usage: usage, seeAlsoTitle: strings[.seeAlso],
+            seeAlso: entry.seeAlso, credit: strings[.wordCredit], closeLabel: strings[.closeWord])
     }
 
     @MainActor
