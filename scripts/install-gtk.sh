@@ -4,7 +4,8 @@
 #   PREFIX=~/.local scripts/install-gtk.sh      (default PREFIX: /usr/local)
 #   DESTDIR=/tmp/stage PREFIX=/usr scripts/install-gtk.sh   (for packaging)
 # Installs: bin/ilotoki-gtk, bin/ilotoki, share/ilotoki/fonts (Space Grotesk and the sitelen
-# pona font sitelen seli kiwen asuki), share/licenses/ilotoki (the project's MIT licence and
+# pona font sitelen seli kiwen asuki), share/ilotoki/linku-words.json (lipu Linku's Toki Pona
+# words, CC BY-SA 4.0), share/licenses/ilotoki (the project's MIT licence and
 # those of llama.cpp and the fonts), the .desktop file, the icon and the AppStream metadata.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -23,6 +24,7 @@ install -d "$root/bin" "$root/share/ilotoki/fonts" "$root/share/applications" \
     "$root/share/icons/hicolor/scalable/apps" "$root/share/metainfo" "$root/share/licenses/ilotoki"
 install -m 755 "$bin/ilotoki-gtk" "$bin/ilotoki" "$root/bin/"
 install -m 644 "$BUILD_DIR/fonts/SpaceGrotesk[wght].ttf" "$BUILD_DIR/fonts/$SITELEN_FONT_FILE" "$root/share/ilotoki/fonts/"
+install -m 644 "$BUILD_DIR/words/linku-words.json" "$root/share/ilotoki/"
 install -m 644 LICENSE "$root/share/licenses/ilotoki/ilotoki-MIT.txt"
 install -m 644 licenses/* "$root/share/licenses/ilotoki/"
 install -m 644 "data/$id.desktop" "$root/share/applications/"

@@ -180,6 +180,42 @@ import Testing
         #expect(window.historyRows.first == "en→tok  I love you → mi olin e sina")
     }
 
+    @Test func aSelectedTokiPonaWordShowsItsDictionaryEntry() async throws {
+        let home = TemporaryDirectory("gtk-words")
+        let model = scriptedModel(home)
+        let window = makeWindow(model)
+        defer { close(window) }
+        await useScriptedModel(model, in: window)
+        #expect(model.perform(.useWordList(path: try TestModels.require(TestModels.wordList))) == .done)
+
+        window.type("jan li moku e kili.")
+        await pump("the source plate has the text") { model.sourceText == "jan li moku e kili." }
+        #expect(window.shownWordEntry == nil)
+        window.selectSource(7..<11)  // "moku", as a double click selects it
+        await pump("moku's entry") { window.shownWordEntry?.word == "moku" }
+        let entry = try #require(window.shownWordEntry)
+        #expect(entry.definition.contains("eat") && entry.glyph == "\u{F1936}" && entry.usage == "core word")
+        #expect(entry.credit.contains("lipu Linku"))
+
+        // Selecting more than a word, or a word that is not Toki Pona, changes nothing.
+        window.selectSource(0..<11)
+        window.selectSource(7..<9)
+        #expect(window.shownWordEntry?.word == "moku")
+        window.selectSource(4..<6)  // "li" is a word too
+        await pump("li's entry") { window.shownWordEntry?.word == "li" }
+        window.pressWordEntry(seeAlso: nil)
+        await pump("closed") { window.shownWordEntry == nil }
+
+        // A "see also" word looks itself up.
+        window.selectSource(0..<3)  // "jan"
+        await pump("jan's entry") { window.shownWordEntry?.word == "jan" }
+        if let other = window.shownWordEntry?.seeAlso.first {
+            window.pressWordEntry(seeAlso: other)
+            await pump("the see-also word's entry") { window.shownWordEntry?.word == other }
+        }
+        #expect(window.visibleJeloSurfaces.count == 1)
+    }
+
     @Test func aParagraphsSentencesFillInTogether() async throws {
         // An engine that streams its prompts together, a piece of each in turn, as the live
         // engine's batch does: the target plate shows every sentence growing at once.

@@ -32,6 +32,8 @@ public enum IloTokiApp {
         /// A GGUF file to translate with instead of the installed model (not with `demo`).
         public var modelFile: String?
         public var format = PromptFormat.sourceTarget
+        /// A Toki Pona word whose dictionary entry is shown once the window is up (screenshots).
+        public var word: String?
 
         public init() {}
 
@@ -66,6 +68,7 @@ public enum IloTokiApp {
                     guard let format = PromptFormat(rawValue: try value(word)) else { throw UsageError(message: "--format takes sourceTarget or queryAnswer") }
                     options.format = format
                 case "--report": options.report = try value(word)
+                case "--word": options.word = try value(word)
                 case "--export-icons": options.exportIcons = try value(word)
                 case "--direction":
                     let codes = try value(word).split(separator: "-").compactMap { Language(code: String($0)) }
@@ -86,7 +89,7 @@ public enum IloTokiApp {
             Usage: ilotoki-gtk [--model FILE.gguf [--format sourceTarget|queryAnswer]]
                                [--demo | --demo-without-model] [--screenshot FILE.png] [--size WxH]
                                [--theme light|dark|system] [--sitelen-pona] [--place PLACE]
-                               [--text TEXT] [--direction tok-en] [--report FILE.json]
+                               [--text TEXT] [--direction tok-en] [--word WORD] [--report FILE.json]
             """
     }
 
@@ -171,6 +174,12 @@ public enum IloTokiApp {
                 g_application_quit(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self))
                 return
             }
+            // lipu Linku's words, where they were installed (or built, in a checkout).
+            if let words = WordList.locate(environment: environment, executable: CommandLine.arguments.first ?? ""),
+                case .failed(let reason) = model.perform(.useWordList(path: words.path))
+            {
+                FileHandle.standardError.write(Data("ilotoki-gtk: \(reason)\n".utf8))
+            }
             let window = AppWindow(application: application, model: model, strings: UIStrings.forLocale(environment: environment))
             self.window = window
             window.reportFile = options.report
@@ -182,6 +191,7 @@ public enum IloTokiApp {
                         model, theme: options.theme, direction: options.direction, text: options.text,
                         sitelenPona: options.sitelenPona, withoutModel: options.demoWithoutModel)
                     window.show(options.place)
+                    if let word = options.word { window.perform(.lookUpWord(word: word)) }
                 } else {
                     await model.launch()
                     if let file = options.modelFile {

@@ -62,6 +62,11 @@ private let threeArgumentTrampoline: @convention(c) (gpointer?, gpointer?, gpoin
     MainActor.assumeIsolated { handler?.action() }
 }
 
+private let fourArgumentTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void = { _, _, _, data in
+    let handler = Handler.from(data)
+    MainActor.assumeIsolated { handler?.action() }
+}
+
 /// Connects a handler to a signal whose C signature is `(instance, user_data)`: "clicked",
 /// "changed", "activate", "destroy" …
 @discardableResult
@@ -74,6 +79,13 @@ func connect(_ instance: gpointer, _ signal: String, _ action: @escaping @MainAc
 @discardableResult
 func connectWithArgument(_ instance: gpointer, _ signal: String, _ action: @escaping @MainActor () -> Void) -> gulong {
     ilotoki_gtk_connect(instance, signal, unsafeBitCast(threeArgumentTrampoline, to: GCallback.self), Handler(action).retained, Handler.release)
+}
+
+/// Connects a handler to a signal whose C signature is `(instance, first, second, user_data)`:
+/// "mark-set" of a text buffer …
+@discardableResult
+func connectWithTwoArguments(_ instance: gpointer, _ signal: String, _ action: @escaping @MainActor () -> Void) -> gulong {
+    ilotoki_gtk_connect(instance, signal, unsafeBitCast(fourArgumentTrampoline, to: GCallback.self), Handler(action).retained, Handler.release)
 }
 
 private let shortcutTrampoline: GtkShortcutFunc = { _, _, data in

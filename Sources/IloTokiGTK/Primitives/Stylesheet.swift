@@ -32,6 +32,8 @@ enum Stylesheet {
             .plate textview, .plate textview text { background-color: transparent; color: inherit; }
             .plate-text { font-size: \(Int(Tokens.TypeSize.plate))px; }
             .sitelen { font-family: "\(sitelenPonaFont)"; font-feature-settings: \(features); font-size: \(Int(Tokens.TypeSize.sitelenPona))px; }
+            .plate.word-card { background-color: \(paper); }
+            .sitelen.word-glyph { font-size: \(Int(Tokens.TypeSize.sitelenPona * 2))px; }
             .language { font-weight: bold; font-size: \(Int(Tokens.TypeSize.small))px; letter-spacing: 1px; }
 
 

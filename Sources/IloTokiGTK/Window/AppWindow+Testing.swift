@@ -8,6 +8,15 @@ extension AppWindow {
     /// Types into the source plate through its text buffer, as the keyboard does.
     public func type(_ text: String) { main.type(text) }
 
+    /// Selects characters `range` of the source plate's text, as a double click on a word does.
+    public func selectSource(_ range: Range<Int>) { main.selectSource(range) }
+
+    /// The word whose dictionary entry is on screen, and what the entry says.
+    public var shownWordEntry: MainScreen.WordCard? { main.wordCard.widget.isMapped ? main.wordCard.shown : nil }
+
+    /// Presses a "see also" word of the entry shown, or (nil) its close button.
+    public func pressWordEntry(seeAlso word: String?) { main.wordCard.press(seeAlso: word) }
+
     /// The text the target plate shows now.
     public var targetPlateText: String { textOf(main.targetLabel) }
 

@@ -28,6 +28,11 @@ final class MainPage {
     private let copyButton: IconButton
     private var syncingSource = false
     private var shownKeyboard: MainScreen.Keyboard?
+    private var shownSourceWords: [String] = []
+    private var shownTargetWords: [String] = []
+    /// The word whose entry is shown, so a selection that stays on it asks nothing again.
+    private var lookedUp: String?
+    let wordCard: WordCardView
     private var shownSamples: [String] = []
 
     /// - Parameters:
@@ -35,6 +40,7 @@ final class MainPage {
     ///   - perform: performs an action of the page's controls (the window's `perform`).
     init(_ screen: MainScreen, strings: UIStrings, perform: @escaping @MainActor (Action) -> Void) {
         self.perform = perform
+        wordCard = WordCardView(closeLabel: strings[.closeWord], perform: perform)
         let choices = screen.source.languageChoices.isEmpty ? screen.target.languageChoices : screen.source.languageChoices
         sourceLanguage = LanguageChooser(choices: choices)
         targetLanguage = LanguageChooser(choices: choices)
@@ -95,6 +101,10 @@ final class MainPage {
         append(plates, targetPlate.widget)
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(cast(overlay), plates)
+        // A word's entry rises over the lower plate, as a sheet: the plates keep their size,
+        // and the knob stays on top.
+        gtk_widget_set_valign(wordCard.widget, GTK_ALIGN_END)
+        gtk_overlay_add_overlay(cast(overlay), wordCard.widget)
         gtk_overlay_add_overlay(cast(overlay), knob.widget)
         overlay.expand(horizontally: true, vertically: true)
         overlay.margins(8, 16, 8, 12)
@@ -108,6 +118,15 @@ final class MainPage {
         connect(gpointerOf(sourceBuffer), "changed") { [weak self] in
             guard let self, !self.syncingSource else { return }
             perform(.setSourceText(text: self.sourceText))
+        }
+        // A Toki Pona word selected (a double click selects one) shows its dictionary entry.
+        connectWithTwoArguments(gpointerOf(sourceBuffer), "mark-set") { [weak self] in
+            guard let self, !self.syncingSource else { return }
+            self.lookUp(self.selectedSourceText, on: self.shownSourceWords)
+        }
+        connectWithArgument(gpointerOf(targetLabel), "notify::selection-bound") { [weak self] in
+            guard let self else { return }
+            self.lookUp(self.selectedTargetText, on: self.shownTargetWords)
         }
         sourceLanguage.onChange = { perform(.setOtherLanguage(language: $0)) }
         targetLanguage.onChange = { perform(.setOtherLanguage(language: $0)) }
@@ -123,6 +142,38 @@ final class MainPage {
         return GtkInputHints(rawValue: hints)
     }
 
+    /// What is selected in the source plate (empty without a selection).
+    var selectedSourceText: String {
+        var start = GtkTextIter()
+        var end = GtkTextIter()
+        guard gtk_text_buffer_get_selection_bounds(sourceBuffer, &start, &end) != 0,
+            let text = gtk_text_buffer_get_text(sourceBuffer, &start, &end, 0)
+        else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// What is selected in the target plate (empty without a selection).
+    var selectedTargetText: String {
+        var start: Int32 = 0
+        var end: Int32 = 0
+        guard gtk_label_get_selection_bounds(cast(targetLabel), &start, &end) != 0, end > start,
+            let text = gtk_label_get_text(cast(targetLabel))
+        else { return "" }
+        let characters = Array(String(cString: text))
+        guard end <= characters.count else { return "" }
+        return String(characters[Int(start)..<Int(end)])
+    }
+
+    /// Looks up a selection that is one of the plate's dictionary words (Core lists them);
+    /// any other selection is just a selection.
+    private func lookUp(_ selection: String, on words: [String]) {
+        let word = selection.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)).lowercased()
+        guard !word.isEmpty, words.contains(word), word != lookedUp else { return }
+        lookedUp = word
+        perform(.lookUpWord(word: word))
+    }
+
     /// The text in the source plate's buffer.
     var sourceText: String {
         var start = GtkTextIter()
@@ -131,6 +182,15 @@ final class MainPage {
         guard let text = gtk_text_buffer_get_text(sourceBuffer, &start, &end, 0) else { return "" }
         defer { g_free(text) }
         return String(cString: text)
+    }
+
+    /// Selects characters `range` of the source plate's text, as a double click on a word does.
+    func selectSource(_ range: Range<Int>) {
+        var start = GtkTextIter()
+        var end = GtkTextIter()
+        gtk_text_buffer_get_iter_at_offset(sourceBuffer, &start, Int32(range.lowerBound))
+        gtk_text_buffer_get_iter_at_offset(sourceBuffer, &end, Int32(range.upperBound))
+        gtk_text_buffer_select_range(sourceBuffer, &start, &end)
     }
 
     /// Types into the source plate through its text buffer, as the keyboard does.
@@ -153,6 +213,19 @@ final class MainPage {
             pill.widget.accessibleDescription(plate.scriptName)
         }
         sourceView.setClass("sitelen", screen.source.inSitelenPona)
+        wordCard.show(screen.word)
+        lookedUp = screen.word?.word
+        // A word selected before the words it belongs to were known is looked up now, once this
+        // redraw is over (an action performed while drawing would not be drawn).
+        if screen.source.dictionaryWords != shownSourceWords || screen.target.dictionaryWords != shownTargetWords {
+            shownSourceWords = screen.source.dictionaryWords
+            shownTargetWords = screen.target.dictionaryWords
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.lookUp(self.selectedSourceText, on: self.shownSourceWords)
+                self.lookUp(self.selectedTargetText, on: self.shownTargetWords)
+            }
+        }
         if screen.source.keyboard != shownKeyboard {
             shownKeyboard = screen.source.keyboard
             gtk_text_view_set_input_hints(cast(sourceView), Self.inputHints(screen.source.keyboard))
