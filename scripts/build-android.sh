@@ -30,10 +30,12 @@ sysroot="$prebuilt/sysroot"
 
 source_dir=$("$REPO_ROOT/scripts/llama-source.sh")
 "$REPO_ROOT/scripts/fetch-fonts.sh"
+"$REPO_ROOT/scripts/fetch-words.sh"
 out="$BUILD_DIR/android"
 mkdir -p "$out/assets" "$out/jniLibs/$ABI" "$out/llm/lib"
 cp "$BUILD_DIR/fonts/SpaceGrotesk[wght].ttf" "$BUILD_DIR/fonts/$SITELEN_FONT_FILE" \
-    "$BUILD_DIR/fonts/SpaceGrotesk-LICENSE.txt" "$BUILD_DIR/fonts/sitelen-seli-kiwen-LICENSE.txt" "$out/assets/"
+    "$BUILD_DIR/fonts/SpaceGrotesk-LICENSE.txt" "$BUILD_DIR/fonts/sitelen-seli-kiwen-LICENSE.txt" \
+    "$BUILD_DIR/words/linku-words.json" "$REPO_ROOT/licenses/lipu-Linku-CC-BY-SA-4.0.txt" "$out/assets/"
 
 # llama.cpp and the C core, static, for arm64 phones: ARMv8.2 with dot product and fp16 (every
 # arm64 Android phone since 2018), no OpenMP, performance cores chosen at run time as on Linux.

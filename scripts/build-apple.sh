@@ -33,6 +33,7 @@ IOS_MIN=17.0
 MACOS_MIN=14.0
 source_dir=$("$REPO_ROOT/scripts/llama-source.sh")
 "$REPO_ROOT/scripts/fetch-fonts.sh"
+"$REPO_ROOT/scripts/fetch-words.sh"
 generator=(-G "Unix Makefiles")
 command -v ninja >/dev/null && generator=(-G Ninja)
 jobs=$(cpu_count)

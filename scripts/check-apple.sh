@@ -61,6 +61,7 @@ for platform in ios macos; do
 done
 
 "$REPO_ROOT/scripts/fetch-fonts.sh"
+"$REPO_ROOT/scripts/fetch-words.sh"
 ILOTOKI_MANIFEST=apple swift package dump-package >"$work/apple.json" 2>"$work/apple.log" \
     || { cat "$work/apple.log" >&2; die "the Apple branch of Package.swift does not load"; }
 swift package dump-package >"$work/linux.json" 2>"$work/linux.log" \

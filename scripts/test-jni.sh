@@ -27,7 +27,7 @@ log "JNI harness (java -Xcheck:jni)"
 status=0
 java -Xcheck:jni -Djava.library.path="$library_dir" -cp "$work/classes" org.ilotoki.harness.JniHarness \
     "$work" build/test-models/tiny.gguf build/test-models/gemma-3-270m-q4_k_m.gguf android/app/src/main/java/org/ilotoki/android/Contract.kt \
-    >"$work/out.log" 2>&1 || status=$?
+    build/words/linku-words.json >"$work/out.log" 2>&1 || status=$?
 cat "$work/out.log"
 [ "$status" = 0 ] || die "the JNI harness failed (exit $status)"
 # -Xcheck:jni reports misuse (an unchecked exception, a leaked local reference) as warnings.

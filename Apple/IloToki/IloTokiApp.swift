@@ -27,6 +27,10 @@ struct IloTokiApp: App {
             let model = try LiveApp.model(
                 directories: .standard(environment: environment), environment: environment,
                 isFontInstalled: Platform.isFontInstalled)
+            // lipu Linku's words, a resource of the app (scripts/fetch-words.sh).
+            if let words = Bundle.main.url(forResource: "linku-words", withExtension: "json") {
+                model.perform(.useWordList(path: words.path))
+            }
             _start = State(initialValue: .success(model))
             Termination.model = model
         } catch {

@@ -38,6 +38,9 @@ struct PlateView: View {
                 }
             }
             text
+            if !plate.dictionaryWords.isEmpty {
+                DictionaryWordsRow(words: plate.dictionaryWords, perform: perform)
+            }
             if !plate.samplePhrases.isEmpty {
                 Text(strings[.samplesTitle]).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote)).foregroundStyle(Color(palette.quiet))
                 ForEach(plate.samplePhrases, id: \.self) { phrase in

@@ -92,6 +92,11 @@ struct MainView: View {
             ScrollView {
                 VStack(spacing: Tokens.Spacing.large) {
                     plates
+                    if let card = screen.word {
+                        WordCardView(
+                            card: card, sitelenPonaFamily: model.settings.sitelenPonaFamily(isInstalled: model.isFontInstalled),
+                            perform: perform)
+                    }
                     if let notice = screen.notice {
                         Text(notice)
                             .font(.ui(Tokens.TypeSize.small, relativeTo: .footnote))

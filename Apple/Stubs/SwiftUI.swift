@@ -633,6 +633,8 @@ extension View {
     public func accessibilityValue(_ value: Text) -> _ModifiedView { _ModifiedView() }
     public func accessibilityValue<S: StringProtocol>(_ value: S) -> _ModifiedView { _ModifiedView() }
     public func accessibilityElement(children: AccessibilityChildBehavior = .ignore) -> _ModifiedView { _ModifiedView() }
+    /// `func accessibilityHidden(_ hidden: Bool) -> ModifiedContent<Self, AccessibilityAttachmentModifier>` (iOS 14, macOS 11)
+    public func accessibilityHidden(_ hidden: Bool) -> _ModifiedView { _ModifiedView() }
     public func accessibilityAddTraits(_ traits: AccessibilityTraits) -> _ModifiedView { _ModifiedView() }
     public func accessibilityHint<S: StringProtocol>(_ hint: S) -> _ModifiedView { _ModifiedView() }
 

@@ -172,7 +172,7 @@ public final class JniHarness {
     }
 
     /** One JSON of every action, as Contract.kt's Action writes it. */
-    static Map<String, String> everyAction(String modelID) {
+    static Map<String, String> everyAction(String modelID, String words) {
         String id = "00000000-0000-4000-8000-000000000001";
         Map<String, String> all = new LinkedHashMap<>();
         all.put("setSourceText", action("setSourceText", "text", "toki"));
@@ -184,6 +184,9 @@ public final class JniHarness {
         all.put("setDirection", "{\"setDirection\": {\"direction\": {\"source\": \"ru\", \"target\": \"tok\"}}}");
         all.put("useSample", action("useSample", "phrase", "toki!"));
         all.put("dismissNotice", "{\"dismissNotice\": {\"index\": 0}}");
+        all.put("useWordList", action("useWordList", "path", words));
+        all.put("lookUpWord", action("lookUpWord", "word", "moku"));
+        all.put("closeWord", action("closeWord"));
         all.put("download", action("download", "id", "milmmt-46-1b-v1-1-q8-0"));
         all.put("use", action("use", "id", modelID));
         all.put("useForSession", action("useForSession", "id", modelID));
@@ -238,6 +241,7 @@ public final class JniHarness {
         String tiny = args[1];
         String gemma = args[2];
         Path contract = Paths.get(args[3]);
+        String words = args[4];
         CountDownLatch loaded = new CountDownLatch(1);
         Throwable[] loaderFailure = {null};
 
@@ -351,9 +355,19 @@ public final class JniHarness {
         perform(handle, useFile(gemma));
         await(handle, recorder, 120, "Gemma loads again for the rest", s -> slabAction(s).equals("translate"));
 
+        // lipu Linku's words: the list from a file, a word's entry on the main screen, closed again.
+        check(outcome(perform(handle, action("useWordList", "path", words))).equals("done"), "the word list is read");
+        check(outcome(perform(handle, action("lookUpWord", "word", "moku"))).equals("done"), "moku is looked up");
+        Map<?, ?> card = (Map<?, ?>) Json.object(NativeBridge.screen(handle, "main")).get("word");
+        check(card != null && "moku".equals(card.get("word")) && String.valueOf(card.get("definition")).contains("eat"),
+            "the main screen shows moku's entry (" + card + ")");
+        check(outcome(perform(handle, action("lookUpWord", "word", "hello"))).equals("failed"), "a word lipu Linku lacks fails");
+        perform(handle, action("closeWord"));
+        check(Json.object(NativeBridge.screen(handle, "main")).get("word") == null, "the entry closes");
+
         // Every action of the contract, each answered with an outcome Core knows.
         long every = NativeBridge.open(work.resolve("every").toString(), "en", FONTS, new Recorder());
-        Map<String, String> all = everyAction(gemmaID);
+        Map<String, String> all = everyAction(gemmaID, words);
         Set<String> declared = contractActions(contract);
         check(all.keySet().equals(declared), "the harness drives every action Contract.kt declares (missing "
             + difference(declared, all.keySet()) + ", unknown " + difference(all.keySet(), declared) + ")");

@@ -25,5 +25,7 @@ fun rememberScrollState(initial: Int = 0): ScrollState = ScrollState(initial)
 
 fun Modifier.verticalScroll(state: ScrollState, enabled: Boolean = true, reverseScrolling: Boolean = false): Modifier = this
 
+fun Modifier.horizontalScroll(state: ScrollState, enabled: Boolean = true, reverseScrolling: Boolean = false): Modifier = this
+
 @Composable
 fun Canvas(modifier: Modifier, onDraw: DrawScope.() -> Unit) {}

@@ -161,6 +161,15 @@ enum class UIText(val json: String) {
     LICENCE_LLAMA("licenceLlama"),
     LICENCE_U_I_FONT("licenceUIFont"),
     LICENCE_SITELEN_FONT("licenceSitelenFont"),
+    LICENCE_WORDS("licenceWords"),
+    SEE_ALSO("seeAlso"),
+    WORD_CREDIT("wordCredit"),
+    CLOSE_WORD("closeWord"),
+    USAGE_CORE("usageCore"),
+    USAGE_COMMON("usageCommon"),
+    USAGE_UNCOMMON("usageUncommon"),
+    USAGE_OBSCURE("usageObscure"),
+    USAGE_SANDBOX("usageSandbox"),
     LICENCE_MODELS("licenceModels"),
     SITELEN_FONT_CHOSEN_MISSING("sitelenFontChosenMissing");
 
@@ -384,6 +393,7 @@ data class MainScreen(
     val header: MainScreenHeader,
     val source: MainScreenPlate,
     val target: MainScreenPlate,
+    val word: MainScreenWordCard?,
     val notice: String?,
     val slab: MainScreenSlab,
     val swapLabel: String,
@@ -395,6 +405,7 @@ data class MainScreen(
         put("header", header.toJson())
         put("source", source.toJson())
         put("target", target.toJson())
+        if (word != null) put("word", word.toJson())
         if (notice != null) put("notice", notice)
         put("slab", slab.toJson())
         put("swapLabel", swapLabel)
@@ -408,6 +419,7 @@ data class MainScreen(
             header = MainScreenHeader.from(json.getJSONObject("header")),
             source = MainScreenPlate.from(json.getJSONObject("source")),
             target = MainScreenPlate.from(json.getJSONObject("target")),
+            word = if (json.isNull("word")) null else MainScreenWordCard.from(json.getJSONObject("word")),
             notice = if (json.isNull("notice")) null else json.getString("notice"),
             slab = MainScreenSlab.from(json.getJSONObject("slab")),
             swapLabel = json.getString("swapLabel"),
@@ -553,6 +565,7 @@ data class MainScreenPlate(
     val canCopy: Boolean,
     val samplePhrases: List<String>,
     val keyboard: MainScreenKeyboard,
+    val dictionaryWords: List<String>,
 ) {
     fun toJson(): JSONObject = JSONObject().apply {
         put("language", language.json)
@@ -571,6 +584,7 @@ data class MainScreenPlate(
         put("canCopy", canCopy)
         put("samplePhrases", JSONArray(samplePhrases.map { it }))
         put("keyboard", keyboard.toJson())
+        put("dictionaryWords", JSONArray(dictionaryWords.map { it }))
     }
 
     companion object {
@@ -591,6 +605,7 @@ data class MainScreenPlate(
             canCopy = json.getBoolean("canCopy"),
             samplePhrases = json.getJSONArray("samplePhrases").let { a -> List(a.length()) { i -> a.getString(i) } },
             keyboard = MainScreenKeyboard.from(json.getJSONObject("keyboard")),
+            dictionaryWords = json.getJSONArray("dictionaryWords").let { a -> List(a.length()) { i -> a.getString(i) } },
         )
     }
 }
@@ -615,6 +630,42 @@ data class MainScreenSlab(
             isEnabled = json.getBoolean("isEnabled"),
             action = SlabAction.from(json.getJSONObject("action")),
             icon = IconName.from(json.getString("icon")),
+        )
+    }
+}
+
+/** Core's `MainScreen.WordCard`. */
+data class MainScreenWordCard(
+    val word: String,
+    val glyph: String?,
+    val definition: String,
+    val usage: String,
+    val seeAlsoTitle: String,
+    val seeAlso: List<String>,
+    val credit: String,
+    val closeLabel: String,
+) {
+    fun toJson(): JSONObject = JSONObject().apply {
+        put("word", word)
+        if (glyph != null) put("glyph", glyph)
+        put("definition", definition)
+        put("usage", usage)
+        put("seeAlsoTitle", seeAlsoTitle)
+        put("seeAlso", JSONArray(seeAlso.map { it }))
+        put("credit", credit)
+        put("closeLabel", closeLabel)
+    }
+
+    companion object {
+        fun from(json: JSONObject) = MainScreenWordCard(
+            word = json.getString("word"),
+            glyph = if (json.isNull("glyph")) null else json.getString("glyph"),
+            definition = json.getString("definition"),
+            usage = json.getString("usage"),
+            seeAlsoTitle = json.getString("seeAlsoTitle"),
+            seeAlso = json.getJSONArray("seeAlso").let { a -> List(a.length()) { i -> a.getString(i) } },
+            credit = json.getString("credit"),
+            closeLabel = json.getString("closeLabel"),
         )
     }
 }
@@ -927,6 +978,26 @@ sealed interface Action {
         })
     }
 
+    data class UseWordList(
+        val path: String,
+    ) : Action {
+        override fun toJson(): JSONObject = JSONObject().put("useWordList", JSONObject().apply {
+            put("path", path)
+        })
+    }
+
+    data class LookUpWord(
+        val word: String,
+    ) : Action {
+        override fun toJson(): JSONObject = JSONObject().put("lookUpWord", JSONObject().apply {
+            put("word", word)
+        })
+    }
+
+    data object CloseWord : Action {
+        override fun toJson(): JSONObject = JSONObject().put("closeWord", JSONObject())
+    }
+
     data object ToggleDownload : Action {
         override fun toJson(): JSONObject = JSONObject().put("toggleDownload", JSONObject())
     }
@@ -1091,6 +1162,9 @@ sealed interface Action {
                 "useSample" -> UseSample(phrase = body.getString("phrase"))
                 "copy" -> Copy
                 "dismissNotice" -> DismissNotice(index = body.getLong("index"))
+                "useWordList" -> UseWordList(path = body.getString("path"))
+                "lookUpWord" -> LookUpWord(word = body.getString("word"))
+                "closeWord" -> CloseWord
                 "toggleDownload" -> ToggleDownload
                 "download" -> Download(id = body.getString("id"))
                 "acceptLicence" -> AcceptLicence

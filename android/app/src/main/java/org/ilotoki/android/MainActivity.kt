@@ -23,6 +23,8 @@ import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.remember
 import androidx.compose.runtime.setValue
+import java.io.File
+import java.io.IOException
 
 /** The one activity: the main screen and the places beside it, all drawn from Core's values. */
 class MainActivity : ComponentActivity() {
@@ -35,6 +37,7 @@ class MainActivity : ComponentActivity() {
         super.onCreate(savedInstanceState)
         val fonts = Fonts(assets)
         bridge.onChanged = ::closeFinishedImports
+        useWordList()
         setContent {
             val generation = bridge.generation
             val dark = isSystemInDarkTheme()
@@ -135,6 +138,26 @@ class MainActivity : ComponentActivity() {
             else -> Unit
         }
         closeFinishedImports()
+    }
+
+    /**
+     * lipu Linku's Toki Pona words ship as an asset; Core reads a file, so the asset is copied
+     * into the app's files (again only when an update changed it) and that file given to Core.
+     */
+    private fun useWordList() {
+        val file = File(filesDir, "linku-words.json")
+        try {
+            val bytes = assets.open("linku-words.json").use { it.readBytes() }
+            if (!file.exists() || !file.readBytes().contentEquals(bytes)) {
+                val partial = File(filesDir, "linku-words.json.part")
+                partial.writeBytes(bytes)
+                if (!partial.renameTo(file)) throw IOException("could not replace ${file.path}")
+            }
+        } catch (error: IOException) {
+            // Without the list a lookup says the dictionary is not here; translating is unaffected.
+            return
+        }
+        bridge.perform(Action.UseWordList(file.path))
     }
 
     private fun closeFinishedImports() {

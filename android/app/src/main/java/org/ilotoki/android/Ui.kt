@@ -23,6 +23,7 @@ import androidx.compose.foundation.shape.CircleShape
 import androidx.compose.foundation.text.BasicText
 import androidx.compose.foundation.text.BasicTextField
 import androidx.compose.foundation.text.KeyboardOptions
+import androidx.compose.foundation.horizontalScroll
 import androidx.compose.foundation.verticalScroll
 import androidx.compose.runtime.Composable
 import androidx.compose.runtime.getValue
@@ -64,6 +65,10 @@ class Ui(
             screen.header.download?.let { ProgressLine(it.fraction) }
             Column(Modifier.weight(1f).verticalScroll(rememberScrollState()).padding(Design.Spacing.LARGE.dp)) {
                 Plates(screen)
+                screen.word?.let { card ->
+                    Spacer(Modifier.height(Design.Spacing.LARGE.dp))
+                    WordCard(card)
+                }
                 screen.notice?.let { notice ->
                     Spacer(Modifier.height(Design.Spacing.LARGE.dp))
                     BasicText(notice, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
@@ -156,6 +161,7 @@ class Ui(
             if (isTarget) {
                 BasicText(plate.text, style = if (plate.isMessage) fonts.body(palette, Design.TypeSize.BODY, ink) else style,
                     modifier = Modifier.semantics { contentDescription = plate.textLabel })
+                if (plate.dictionaryWords.isNotEmpty()) DictionaryWords(plate.dictionaryWords)
             } else {
                 // What is typed is the truth until the model's text changes by itself (swap,
                 // a sample phrase, a history entry): then the field takes the model's text.
@@ -172,6 +178,7 @@ class Ui(
                         if (editing.isEmpty()) BasicText(bridge.text(UIText.SOURCE_PLACEHOLDER), style = fonts.body(palette, Design.TypeSize.BODY, palette.quiet))
                         field()
                     })
+                if (plate.dictionaryWords.isNotEmpty()) DictionaryWords(plate.dictionaryWords)
                 if (plate.samplePhrases.isNotEmpty()) {
                     BasicText(bridge.text(UIText.SAMPLES_TITLE), style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
                     for (phrase in plate.samplePhrases) RowButton(phrase) { perform(Action.UseSample(phrase)) }
@@ -191,6 +198,38 @@ class Ui(
         keyboardType = if (keyboard.asciiOnly) KeyboardType.Ascii else KeyboardType.Text,
         hintLocales = keyboard.languageTag?.let { LocaleList(it) },
     )
+
+    /** The dictionary words of a Toki Pona plate, to tap: each shows its entry. */
+    @Composable
+    private fun DictionaryWords(words: List<String>) {
+        Row(Modifier.horizontalScroll(rememberScrollState()), horizontalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
+            for (word in words) RowButton(word) { perform(Action.LookUpWord(word)) }
+        }
+    }
+
+    /** A Toki Pona word's entry in lipu Linku's dictionary (its definition is English). */
+    @Composable
+    private fun WordCard(card: MainScreenWordCard) {
+        Column(Modifier.fillMaxWidth().cut(palette.paper, palette.ink).padding(Design.Spacing.MEDIUM.dp),
+            verticalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
+            Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.MEDIUM.dp)) {
+                card.glyph?.let { BasicText(it, style = fonts.sitelen(palette.ink)) }
+                Column(Modifier.weight(1f)) {
+                    BasicText(card.word, style = fonts.body(palette, Design.TypeSize.PLATE))
+                    if (card.usage.isNotEmpty()) BasicText(card.usage, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                }
+                IconButton(IconName.CLOSE, card.closeLabel) { perform(Action.CloseWord) }
+            }
+            BasicText(card.definition, style = fonts.body(palette))
+            if (card.seeAlso.isNotEmpty()) {
+                BasicText(card.seeAlsoTitle, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
+                    for (word in card.seeAlso) RowButton(word) { perform(Action.LookUpWord(word)) }
+                }
+            }
+            BasicText(card.credit, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+        }
+    }
 
     @Composable
     private fun LanguageLabel(plate: MainScreenPlate, ink: Color) {
