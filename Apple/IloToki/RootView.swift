@@ -92,6 +92,15 @@ struct MainView: View {
             ScrollView {
                 VStack(spacing: Tokens.Spacing.large) {
                     plates
+                    if let hint = screen.hint {
+                        HStack(spacing: Tokens.Spacing.medium) {
+                            Text(hint.text)
+                                .font(.ui(Tokens.TypeSize.small, relativeTo: .footnote))
+                                .foregroundStyle(Color(palette.quiet))
+                                .frame(maxWidth: .infinity, alignment: .leading)
+                            RowButton(title: hint.dismissTitle) { perform(.dismissFirstRunHint) }
+                        }
+                    }
                     if let card = screen.word {
                         WordCardView(
                             card: card, sitelenPonaFamily: model.settings.sitelenPonaFamily(isInstalled: model.isFontInstalled),

@@ -48,6 +48,33 @@ import Testing
         #expect(downloader.requests.isEmpty)
     }
 
+    @Test func theFirstRunHintSaysWhereTheTranslatorComesFromOnce() async throws {
+        let model = model()
+        await model.launch()
+        let hint = try #require(screen(model).hint)
+        #expect(hint.text == "The translator comes from huggingface.co, once: press the button below.")
+        #expect(hint.dismissTitle == "Got it")
+        #expect(MainScreen(model: model, strings: UIStrings(language: .vietnamese)).hint?.text.contains("huggingface.co") == true)
+        model.perform(.dismissFirstRunHint)
+        #expect(screen(model).hint == nil)
+        await model.flushWrites()
+        // Dismissed for good: the next launch does not show it.
+        let again = self.model()
+        await again.launch()
+        #expect(screen(again).hint == nil)
+
+        // Through a mirror it names the mirror; a download that begins also ends it.
+        let mirrored = TranslatorModel(
+            store: ModelStore(directories: AppDirectories(home: home.file("mirrored")), catalog: ModelCatalog(entries: [Self.current])),
+            engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" mi"] } }, downloader: ScriptedDownloader(),
+            availableMemory: { 1 << 40 }, endpoint: "https://hf-mirror.example")
+        await mirrored.launch()
+        #expect(screen(mirrored).hint?.text.contains("from hf-mirror.example, once") == true)
+        mirrored.perform(.acceptLicence)
+        mirrored.perform(.download(id: Self.current.id))
+        #expect(screen(mirrored).hint == nil)
+    }
+
     @Test func downloadingPausedVerifyingAndLoading() async throws {
         let gate = AsyncGate()
         let model = model { _ in await gate.wait() }
@@ -464,7 +491,7 @@ import Testing
         let model = model()
         let strings = UIStrings(language: language)
         let page = AboutPage(model: model, strings: strings)
-        #expect(page.licences.count == 5)
+        #expect(page.licences.count == 6)
         #expect(page.licences[0] == strings[.licenceApp])
         #expect(page.licences[2].contains("Gemma Terms of Use"))
         #expect(page.licences.allSatisfy { !$0.isEmpty })
@@ -493,7 +520,7 @@ import Testing
         let settings = try object(ScreenJSON.encode(SettingsPage(model: model, strings: Self.strings)))
         #expect((settings["themes"] as? [[String: Any]])?.count == 3)
         let about = try object(ScreenJSON.encode(AboutPage(model: model, strings: Self.strings)))
-        #expect((about["licences"] as? [String])?.count == 5)
+        #expect((about["licences"] as? [String])?.count == 6)
         let strings = try object(ScreenJSON.strings(UIStrings(language: .russian)))
         #expect(strings.count == UIText.allCases.count + Language.allCases.count)
         #expect(strings["translate"] as? String == UIStrings(language: .russian)[.translate])

@@ -76,6 +76,19 @@ import Testing
         #expect(window.visibleJeloSurfaces.count == 1)
     }
 
+    @Test func theFirstRunHintSaysWhereTheTranslatorComesFromUntilItIsDismissed() async throws {
+        let home = TemporaryDirectory("gtk-hint")
+        let model = scriptedModel(home)
+        let window = makeWindow(model)
+        defer { close(window) }
+        await model.launch()
+        await pump("the hint") { window.visibleTexts.contains("The translator comes from huggingface.co, once: press the button below.") }
+        #expect(window.visibleButtonTitles.contains("Got it"))
+        window.activate(.dismissHint)
+        await pump("the hint is gone") { !window.visibleTexts.contains { $0.hasPrefix("The translator comes from") } }
+        #expect(model.settings.firstRunHintDone)
+    }
+
     @Test func aChosenFontThatIsNotInstalledFallsBackToTheBundledOne() async throws {
         let home = TemporaryDirectory("gtk-font")
         let model = scriptedModel(home)

@@ -176,7 +176,7 @@ public final class JniHarness {
         String id = "00000000-0000-4000-8000-000000000001";
         Map<String, String> all = new LinkedHashMap<>();
         all.put("setSourceText", action("setSourceText", "text", "toki"));
-        for (String kind : new String[] {"pressSlab", "translate", "stop", "swap", "flipScript", "copy", "toggleDownload", "acceptLicence",
+        for (String kind : new String[] {"pressSlab", "translate", "stop", "swap", "flipScript", "copy", "dismissFirstRunHint", "toggleDownload", "acceptLicence",
                 "pauseDownload", "cancelDownload", "retry", "clearHistory", "refresh", "wentToBackground"}) {
             all.put(kind, action(kind));
         }

@@ -10,7 +10,7 @@ extension Action {
     public enum Kind: String, CaseIterable, Sendable {
         case setSourceText, pressSlab, translate, stop, swap, setOtherLanguage, setDirection, flipScript, useSample, copy,
             dismissNotice
-        case useWordList, lookUpWord, closeWord
+        case dismissFirstRunHint, useWordList, lookUpWord, closeWord
         case toggleDownload, download, acceptLicence, pauseDownload, cancelDownload
         case use, delete, retry, importModel, useFileForSession, useForSession
         case setOlin, removeHistoryEntry, reuse, clearHistory, refresh
@@ -31,6 +31,7 @@ extension Action {
         case .useSample: .useSample
         case .copy: .copy
         case .dismissNotice: .dismissNotice
+        case .dismissFirstRunHint: .dismissFirstRunHint
         case .useWordList: .useWordList
         case .lookUpWord: .lookUpWord
         case .closeWord: .closeWord
@@ -74,6 +75,7 @@ extension Action {
         case .useSample: .useSample(phrase: "toki!")
         case .copy: .copy
         case .dismissNotice: .dismissNotice(index: 0)
+        case .dismissFirstRunHint: .dismissFirstRunHint
         case .useWordList: .useWordList(path: "/usr/share/ilotoki/linku-words.json")
         case .lookUpWord: .lookUpWord(word: "moku")
         case .closeWord: .closeWord

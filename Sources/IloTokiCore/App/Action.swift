@@ -32,6 +32,8 @@ public enum Action: Codable, Equatable, Hashable, Sendable {
     case copy
     /// Dismisses the notice at this index under the plates.
     case dismissNotice(index: Int)
+    /// Dismisses the first-run hint for good.
+    case dismissFirstRunHint
 
     // MARK: Words
 

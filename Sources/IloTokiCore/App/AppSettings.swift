@@ -35,6 +35,8 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var acceptedModelLicence = false { didSet { fieldWasSet(.acceptedModelLicence) } }
     /// The font family that draws sitelen pona from ligatures; `nil` is the bundled one.
     public var sitelenPonaFont: String? { didSet { fieldWasSet(.sitelenPonaFont) } }
+    /// The first-run hint (where the translator is fetched) was dismissed, or a download began.
+    public var firstRunHintDone = false { didSet { fieldWasSet(.firstRunHintDone) } }
 
     /// Fields of the file this version does not know, or could not read: written back as they were.
     public private(set) var otherFields: [String: JSONValue] = [:]
@@ -72,7 +74,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case selectedModelID, lastDirection, keepHistory, translateAsYouType, translateBySentence, theme, acceptedModelLicence
-        case sitelenPonaFont
+        case sitelenPonaFont, firstRunHintDone
     }
 
     private mutating func fieldWasSet(_ key: CodingKeys) {
@@ -99,6 +101,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         if let value = read(.theme, Theme.self) { theme = value }
         acceptedModelLicence = read(.acceptedModelLicence, Bool.self) ?? false
         sitelenPonaFont = read(.sitelenPonaFont, String.self)
+        firstRunHintDone = read(.firstRunHintDone, Bool.self) ?? false
         // Fail closed: history the user may have switched off stays off while unreadable.
         if unreadableFields[CodingKeys.keepHistory.rawValue] != nil { keepHistory = false }
         let known = Set(CodingKeys.allCases.map(\.rawValue))
@@ -121,6 +124,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         try write(.theme, theme)
         try write(.acceptedModelLicence, acceptedModelLicence)
         try write(.sitelenPonaFont, sitelenPonaFont)
+        try write(.firstRunHintDone, firstRunHintDone)
     }
 }
 

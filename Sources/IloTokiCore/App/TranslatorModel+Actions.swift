@@ -26,6 +26,7 @@ extension TranslatorModel {
             return .copy(text: targetText)
         case .dismissNotice(let index):
             if notices.indices.contains(index) { notices.remove(at: index) }
+        case .dismissFirstRunHint: preferences.change { $0.firstRunHintDone = true }
         case .useWordList(let path):
             do {
                 wordList = try WordList(contentsOf: URL(fileURLWithPath: path))

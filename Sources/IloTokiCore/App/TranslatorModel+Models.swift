@@ -169,6 +169,8 @@ extension TranslatorModel {
     /// - Returns: `nil` when the licence must be accepted first (nothing is downloaded).
     public func downloadEvents(_ entry: CatalogEntry) -> AsyncThrowingStream<DownloadEvent, Error>? {
         guard settings.acceptedModelLicence else { return nil }
+        // The first-run hint pointed here: once a download has begun it has done its work.
+        if !settings.firstRunHintDone { preferences.change { $0.firstRunHintDone = true } }
         return library.startDownload(entry)
     }
 

@@ -99,6 +99,12 @@ public struct MainScreen: Equatable, Sendable, Encodable {
         public var dictionaryWords: [String]
     }
 
+    /// A hint shown once, with the button that dismisses it (`.dismissFirstRunHint`).
+    public struct Hint: Equatable, Sendable, Encodable {
+        public var text: String
+        public var dismissTitle: String
+    }
+
     /// A Toki Pona word's dictionary entry (lipu Linku), shown until it is closed.
     public struct WordCard: Equatable, Sendable, Encodable {
         public var word: String
@@ -166,6 +172,9 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     public var header: Header
     public var source: Plate
     public var target: Plate
+    /// The first-run hint: where the translator is fetched, until it is dismissed or a
+    /// download begins; only while no model is on the device.
+    public var hint: Hint?
     /// The dictionary entry of the word looked up, while it is shown.
     public var word: WordCard?
     /// The line under the plates: notices, or a short-lived message.
@@ -210,6 +219,7 @@ extension MainScreen {
         let (text, isMessage) = Self.targetText(model, strings, format)
         target = plate(direction.target, isSource: false, text: text, isMessage: isMessage)
         word = model.lookedUpWord.map { Self.wordCard($0, strings) }
+        hint = Self.firstRunHint(model, strings)
         notice = Self.notice(model, strings)
         slab = Self.slab(model, strings, format)
         swapLabel = strings[.swap]
@@ -221,6 +231,13 @@ extension MainScreen {
             case .dark: .dark
             case .system: systemPrefersDark ? .dark : .light
             }
+    }
+
+    @MainActor
+    static func firstRunHint(_ model: TranslatorModel, _ strings: UIStrings) -> Hint? {
+        guard !model.settings.firstRunHintDone, case .download(let entry) = model.slabAction else { return nil }
+        let host = entry.url(endpoint: model.library.endpoint).host ?? "huggingface.co"
+        return Hint(text: strings(.firstRunHint, host), dismissTitle: strings[.firstRunHintDismiss])
     }
 
     public static func wordCard(_ entry: WordEntry, _ strings: UIStrings) -> WordCard {

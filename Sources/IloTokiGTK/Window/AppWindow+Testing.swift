@@ -55,13 +55,14 @@ extension AppWindow {
         case .sourcePill: widget = main.sourcePill.widget
         case .targetPill: widget = main.targetPill.widget
         case .downloadToggle: widget = header.downloadToggle.widget
+        case .dismissHint: widget = main.hintDismissButton
         case .place(let place): widget = place == .main ? main.slab.widget : (header.placeButtons[place]?.widget ?? main.slab.widget)
         }
         gtk_widget_activate(widget)
     }
 
     public enum Control {
-        case slab, knob, sourcePill, targetPill, downloadToggle
+        case slab, knob, sourcePill, targetPill, downloadToggle, dismissHint
         case place(Place)
     }
 

@@ -33,6 +33,11 @@ final class MainPage {
     /// The word whose entry is shown, so a selection that stays on it asks nothing again.
     private var lookedUp: String?
     let wordCard: WordCardView
+    /// The first-run hint: where the translator comes from, and the button that dismisses it.
+    let hint: Widget
+    let hintText: Widget
+    private let hintButton: Widget
+    var hintDismissButton: Widget { hintButton }
     private var shownSamples: [String] = []
 
     /// - Parameters:
@@ -65,6 +70,18 @@ final class MainPage {
         slab = Slab { perform(.pressSlab) }
         notice = label("", classes: ["quiet"])
         notice.margins(0, 16, 8, 16)
+        hintText = label("", classes: ["quiet"])
+        gtk_label_set_wrap(cast(hintText), 1)
+        hintText.expand(horizontally: true, vertically: false)
+        hintButton = gtk_button_new_with_label("")
+        hintButton.addClass("row-button")
+        gtk_widget_set_valign(hintButton, GTK_ALIGN_CENTER)
+        connect(gpointerOf(hintButton), "clicked") { perform(.dismissFirstRunHint) }
+        hint = box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        append(hint, hintText)
+        append(hint, hintButton)
+        hint.margins(0, 16, 8, 16)
+        hint.setVisible(false)
 
         let sourceTop = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
         append(sourceTop, sourceLanguage.widget)
@@ -111,6 +128,7 @@ final class MainPage {
 
         widget = box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         append(widget, overlay)
+        append(widget, hint)
         append(widget, notice)
         slab.widget.margins(4, 20, 20, 16)
         append(widget, slab.widget)
@@ -214,6 +232,11 @@ final class MainPage {
         }
         sourceView.setClass("sitelen", screen.source.inSitelenPona)
         wordCard.show(screen.word)
+        hint.setVisible(screen.hint != nil)
+        if let shown = screen.hint {
+            setText(hintText, shown.text)
+            gtk_button_set_label(cast(hintButton), shown.dismissTitle)
+        }
         lookedUp = screen.word?.word
         // A word selected before the words it belongs to were known is looked up now, once this
         // redraw is over (an action performed while drawing would not be drawn).

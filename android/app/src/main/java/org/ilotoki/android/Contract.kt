@@ -165,6 +165,8 @@ enum class UIText(val json: String) {
     SEE_ALSO("seeAlso"),
     WORD_CREDIT("wordCredit"),
     CLOSE_WORD("closeWord"),
+    FIRST_RUN_HINT("firstRunHint"),
+    FIRST_RUN_HINT_DISMISS("firstRunHintDismiss"),
     USAGE_CORE("usageCore"),
     USAGE_COMMON("usageCommon"),
     USAGE_UNCOMMON("usageUncommon"),
@@ -393,6 +395,7 @@ data class MainScreen(
     val header: MainScreenHeader,
     val source: MainScreenPlate,
     val target: MainScreenPlate,
+    val hint: MainScreenHint?,
     val word: MainScreenWordCard?,
     val notice: String?,
     val slab: MainScreenSlab,
@@ -405,6 +408,7 @@ data class MainScreen(
         put("header", header.toJson())
         put("source", source.toJson())
         put("target", target.toJson())
+        if (hint != null) put("hint", hint.toJson())
         if (word != null) put("word", word.toJson())
         if (notice != null) put("notice", notice)
         put("slab", slab.toJson())
@@ -419,6 +423,7 @@ data class MainScreen(
             header = MainScreenHeader.from(json.getJSONObject("header")),
             source = MainScreenPlate.from(json.getJSONObject("source")),
             target = MainScreenPlate.from(json.getJSONObject("target")),
+            hint = if (json.isNull("hint")) null else MainScreenHint.from(json.getJSONObject("hint")),
             word = if (json.isNull("word")) null else MainScreenWordCard.from(json.getJSONObject("word")),
             notice = if (json.isNull("notice")) null else json.getString("notice"),
             slab = MainScreenSlab.from(json.getJSONObject("slab")),
@@ -477,6 +482,24 @@ data class MainScreenHeader(
             newerModelLabel = json.getString("newerModelLabel"),
             download = if (json.isNull("download")) null else MainScreenDownloadControl.from(json.getJSONObject("download")),
             places = json.getJSONArray("places").let { a -> List(a.length()) { i -> MainScreenPlaceLink.from(a.getJSONObject(i)) } },
+        )
+    }
+}
+
+/** Core's `MainScreen.Hint`. */
+data class MainScreenHint(
+    val text: String,
+    val dismissTitle: String,
+) {
+    fun toJson(): JSONObject = JSONObject().apply {
+        put("text", text)
+        put("dismissTitle", dismissTitle)
+    }
+
+    companion object {
+        fun from(json: JSONObject) = MainScreenHint(
+            text = json.getString("text"),
+            dismissTitle = json.getString("dismissTitle"),
         )
     }
 }
@@ -978,6 +1001,10 @@ sealed interface Action {
         })
     }
 
+    data object DismissFirstRunHint : Action {
+        override fun toJson(): JSONObject = JSONObject().put("dismissFirstRunHint", JSONObject())
+    }
+
     data class UseWordList(
         val path: String,
     ) : Action {
@@ -1162,6 +1189,7 @@ sealed interface Action {
                 "useSample" -> UseSample(phrase = body.getString("phrase"))
                 "copy" -> Copy
                 "dismissNotice" -> DismissNotice(index = body.getLong("index"))
+                "dismissFirstRunHint" -> DismissFirstRunHint
                 "useWordList" -> UseWordList(path = body.getString("path"))
                 "lookUpWord" -> LookUpWord(word = body.getString("word"))
                 "closeWord" -> CloseWord

@@ -65,6 +65,13 @@ class Ui(
             screen.header.download?.let { ProgressLine(it.fraction) }
             Column(Modifier.weight(1f).verticalScroll(rememberScrollState()).padding(Design.Spacing.LARGE.dp)) {
                 Plates(screen)
+                screen.hint?.let { hint ->
+                    Spacer(Modifier.height(Design.Spacing.LARGE.dp))
+                    Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.MEDIUM.dp)) {
+                        BasicText(hint.text, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet), modifier = Modifier.weight(1f))
+                        RowButton(hint.dismissTitle) { perform(Action.DismissFirstRunHint) }
+                    }
+                }
                 screen.word?.let { card ->
                     Spacer(Modifier.height(Design.Spacing.LARGE.dp))
                     WordCard(card)
