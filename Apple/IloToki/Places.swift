@@ -193,6 +193,7 @@ struct SettingsView: View {
     @State private var keepHistory = true
     @State private var translateAsYouType = false
     @State private var translateBySentence = true
+    @State private var haptics = true
     @Environment(\.palette) private var palette
 
     var body: some View {
@@ -210,6 +211,12 @@ struct SettingsView: View {
             .onChange(of: translateBySentence) { _, on in
                 if on != page.translateBySentence.isOn { perform(.setTranslateBySentence(on: on)) }
             }
+        #if canImport(UIKit)
+            // A Mac has no haptics to switch.
+            Toggle(page.haptics.title, isOn: $haptics)
+                .onChange(of: page.haptics.isOn, initial: true) { _, on in haptics = on }
+                .onChange(of: haptics) { _, on in if on != page.haptics.isOn { perform(.setHaptics(on: on)) } }
+        #endif
         Text(page.themeTitle).foregroundStyle(Color(palette.quiet))
         HStack(spacing: Tokens.Spacing.small) {
             ForEach(page.themes, id: \.title) { choice in

@@ -14,6 +14,8 @@ struct RootView: View {
     /// Why the last action could not be done, shown in an alert until dismissed.
     @State private var failure = ""
     @State private var showsFailure = false
+    /// Presses, counted for the light tap each one gets while haptics are on.
+    @State private var presses = 0
     @Environment(\.colorScheme) private var scheme
 
     var body: some View {
@@ -45,11 +47,14 @@ struct RootView: View {
         }
         .environment(\.palette, Palette.forAppearance(screen.appearance))
         .preferredColorScheme(ColorScheme.forScreen(screen))
+        .haptics(screen.haptics, presses: presses)
     }
 
     /// Performs an action and does what its outcome asks: the licence sheet, the clipboard,
     /// the reason it could not be done, the main screen.
     private func perform(_ action: Action) {
+        // Typing is not a press.
+        if model.settings.haptics, action.kind != .setSourceText { presses += 1 }
         switch model.perform(action) {
         case .done, .added: break
         case .showLicence(let offer): licence = offer
@@ -243,5 +248,18 @@ struct SlabView: View {
         .buttonStyle(.plain)
         .disabled(!slab.isEnabled)
         .accessibilityLabel(slab.title)
+    }
+}
+
+extension View {
+    /// The phones' haptics, while Core says they are on: a light tap for each press, a selection
+    /// tick each time words land (Core ticks at most once per 60 ms). None on a Mac.
+    func haptics(_ haptics: MainScreen.Haptics?, presses: Int) -> some View {
+        #if canImport(UIKit)
+            sensoryFeedback(.impact(weight: .light), trigger: presses)
+                .sensoryFeedback(.selection, trigger: haptics?.wordTicks ?? 0)
+        #else
+            self
+        #endif
     }
 }

@@ -740,6 +740,23 @@ extension View {
 #endif
 
 #if canImport(UIKit)
+    /// Haptic and audio feedback (iOS 17).
+    public struct SensoryFeedback: Equatable, Sendable {
+        public struct Weight: Equatable, Sendable {
+            public static let light = Weight()
+            public static let medium = Weight()
+            public static let heavy = Weight()
+        }
+        public static let selection = SensoryFeedback()
+        public static let success = SensoryFeedback()
+        public static func impact(weight: Weight = .medium, intensity: Double = 1.0) -> SensoryFeedback { SensoryFeedback() }
+    }
+
+    extension View {
+        /// `func sensoryFeedback<T: Equatable>(_ feedback: SensoryFeedback, trigger: T) -> some View` (iOS 17)
+        public func sensoryFeedback<T: Equatable>(_ feedback: SensoryFeedback, trigger: T) -> _ModifiedView { _ModifiedView() }
+    }
+
     /// How a text field capitalizes what is typed (iOS 15).
     public struct TextInputAutocapitalization: Sendable {
         public static var never: TextInputAutocapitalization { TextInputAutocapitalization() }

@@ -198,6 +198,7 @@ public final class JniHarness {
         all.put("reuse", action("reuse", "id", id));
         all.put("setKeepHistory", "{\"setKeepHistory\": {\"on\": true}}");
         all.put("setTranslateAsYouType", "{\"setTranslateAsYouType\": {\"on\": false}}");
+        all.put("setHaptics", "{\"setHaptics\": {\"on\": false}}");
         all.put("setTranslateBySentence", "{\"setTranslateBySentence\": {\"on\": true}}");
         all.put("setTheme", action("setTheme", "theme", "dark"));
         all.put("setSitelenPonaFont", action("setSitelenPonaFont", "family", ""));

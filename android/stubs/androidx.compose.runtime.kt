@@ -70,7 +70,10 @@ fun LaunchedEffect(key1: Any?, block: suspend CoroutineScope.() -> Unit) {}
 @Composable
 fun LaunchedEffect(key1: Any?, key2: Any?, block: suspend CoroutineScope.() -> Unit) {}
 
-sealed class CompositionLocal<T>
+sealed class CompositionLocal<T> {
+    /** `inline val current: T @Composable @ReadOnlyComposable get()` */
+    val current: T get() = throw UnsupportedOperationException()
+}
 
 open class ProvidedValue<T>
 

@@ -14,7 +14,7 @@ extension Action {
         case toggleDownload, download, acceptLicence, pauseDownload, cancelDownload
         case use, delete, retry, importModel, useFileForSession, useForSession
         case setOlin, removeHistoryEntry, reuse, clearHistory, refresh
-        case setKeepHistory, setTranslateAsYouType, setTranslateBySentence, setTheme, setSitelenPonaFont
+        case setKeepHistory, setTranslateAsYouType, setHaptics, setTranslateBySentence, setTheme, setSitelenPonaFont
         case wentToBackground
     }
 
@@ -53,6 +53,7 @@ extension Action {
         case .refresh: .refresh
         case .setKeepHistory: .setKeepHistory
         case .setTranslateAsYouType: .setTranslateAsYouType
+        case .setHaptics: .setHaptics
         case .setTranslateBySentence: .setTranslateBySentence
         case .setTheme: .setTheme
         case .setSitelenPonaFont: .setSitelenPonaFont
@@ -97,6 +98,7 @@ extension Action {
         case .refresh: .refresh
         case .setKeepHistory: .setKeepHistory(on: false)
         case .setTranslateAsYouType: .setTranslateAsYouType(on: true)
+        case .setHaptics: .setHaptics(on: false)
         case .setTranslateBySentence: .setTranslateBySentence(on: false)
         case .setTheme: .setTheme(theme: .dark)
         case .setSitelenPonaFont: .setSitelenPonaFont(family: "nasin-nanpa")

@@ -90,6 +90,8 @@ public enum Action: Codable, Equatable, Hashable, Sendable {
 
     case setKeepHistory(on: Bool)
     case setTranslateAsYouType(on: Bool)
+    /// The phones' haptics: a light tap on a press, a tick as words land.
+    case setHaptics(on: Bool)
     /// Each sentence on its own (on), or each line whole (off).
     case setTranslateBySentence(on: Bool)
     case setTheme(theme: AppSettings.Theme)

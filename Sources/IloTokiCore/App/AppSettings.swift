@@ -35,6 +35,8 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var acceptedModelLicence = false { didSet { fieldWasSet(.acceptedModelLicence) } }
     /// The font family that draws sitelen pona from ligatures; `nil` is the bundled one.
     public var sitelenPonaFont: String? { didSet { fieldWasSet(.sitelenPonaFont) } }
+    /// On the phones: a light tap on a press and a tick as words land.
+    public var haptics = true { didSet { fieldWasSet(.haptics) } }
     /// The first-run hint (where the translator is fetched) was dismissed, or a download began.
     public var firstRunHintDone = false { didSet { fieldWasSet(.firstRunHintDone) } }
 
@@ -74,7 +76,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case selectedModelID, lastDirection, keepHistory, translateAsYouType, translateBySentence, theme, acceptedModelLicence
-        case sitelenPonaFont, firstRunHintDone
+        case sitelenPonaFont, firstRunHintDone, haptics
     }
 
     private mutating func fieldWasSet(_ key: CodingKeys) {
@@ -102,6 +104,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         acceptedModelLicence = read(.acceptedModelLicence, Bool.self) ?? false
         sitelenPonaFont = read(.sitelenPonaFont, String.self)
         firstRunHintDone = read(.firstRunHintDone, Bool.self) ?? false
+        haptics = read(.haptics, Bool.self) ?? true
         // Fail closed: history the user may have switched off stays off while unreadable.
         if unreadableFields[CodingKeys.keepHistory.rawValue] != nil { keepHistory = false }
         let known = Set(CodingKeys.allCases.map(\.rawValue))
@@ -125,6 +128,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         try write(.acceptedModelLicence, acceptedModelLicence)
         try write(.sitelenPonaFont, sitelenPonaFont)
         try write(.firstRunHintDone, firstRunHintDone)
+        try write(.haptics, haptics)
     }
 }
 

@@ -89,6 +89,7 @@ extension TranslatorModel {
 
         case .setKeepHistory(let on): preferences.change { $0.keepHistory = on }
         case .setTranslateAsYouType(let on): preferences.change { $0.translateAsYouType = on }
+        case .setHaptics(let on): preferences.change { $0.haptics = on }
         case .setTranslateBySentence(let on): preferences.change { $0.translateBySentence = on }
         case .setTheme(let theme): preferences.change { $0.theme = theme }
         case .setSitelenPonaFont(let text):

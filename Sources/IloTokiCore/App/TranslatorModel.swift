@@ -133,6 +133,10 @@ public final class TranslatorModel {
     public internal(set) var notices: [String] = []
     /// lipu Linku's Toki Pona words (`.useWordList`), or nil before a front end gives them.
     public internal(set) var wordList: WordList?
+    /// The ticks of the words landing (`MainScreen.haptics`).
+    public internal(set) var haptic = HapticTicker()
+    @ObservationIgnored private let hapticClock = ContinuousClock()
+    @ObservationIgnored private lazy var hapticStart = hapticClock.now
     /// The dictionary entry shown (`.lookUpWord`), until it is closed.
     public internal(set) var lookedUpWord: WordEntry?
     /// A short-lived message under the plates, until the next action.
@@ -311,6 +315,7 @@ public final class TranslatorModel {
             do {
                 for try await progress in stream {
                     guard let self, self.translationID == id else { return }
+                    if progress.text.count > self.targetText.count { self.haptic.landed(at: self.hapticClock.now - self.hapticStart) }
                     self.targetText = progress.text
                     if progress.isFinal { self.translationState = .done }
                 }

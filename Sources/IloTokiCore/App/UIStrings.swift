@@ -16,6 +16,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case history, settings, models, about, back
     case today, yesterday  // the history's days
     case olin, unOlin, clearHistory, noHistory, historyOff
+    case haptics
     case keepHistory, translateAsYouType, translateBySentence, theme, themeLight, themeDark, themeSystem, sitelenFont
     case modelInstalled, modelPartial, modelNotInstalled, modelDeprecated, newerModelAvailable, modelMissingFile  // partial: %@ = per cent
     case inUse, use, download, delete, addModel, promptFormat, modelName
@@ -77,6 +78,7 @@ public struct UIStrings: Sendable {
         .olin: "Mark as favourite", .unOlin: "Unmark favourite", .clearHistory: "Clear history (favourites stay)",
         .noHistory: "No translations yet.", .historyOff: "History is switched off in the settings.",
         .keepHistory: "Keep history", .translateAsYouType: "Translate as you type", .translateBySentence: "Sentence by sentence", .theme: "Theme",
+        .haptics: "Vibrate on touch and as words arrive",
         .themeLight: "Bone", .themeDark: "Ink", .themeSystem: "As the system", .sitelenFont: "sitelen pona font",
         .modelInstalled: "Installed", .modelPartial: "%@ downloaded", .modelNotInstalled: "Not downloaded",
         .modelDeprecated: "Older model", .newerModelAvailable: "A newer model is available",
@@ -120,6 +122,7 @@ public struct UIStrings: Sendable {
         .olin: "В избранное", .unOlin: "Убрать из избранного", .clearHistory: "Очистить историю (избранное останется)",
         .noHistory: "Переводов пока нет.", .historyOff: "История выключена в настройках.",
         .keepHistory: "Сохранять историю", .translateAsYouType: "Переводить при вводе", .translateBySentence: "По предложениям", .theme: "Тема",
+        .haptics: "Вибрация при нажатии и по мере перевода",
         .themeLight: "Светлая", .themeDark: "Тёмная", .themeSystem: "Как в системе", .sitelenFont: "Шрифт sitelen pona",
         .modelInstalled: "Установлена", .modelPartial: "Скачано %@", .modelNotInstalled: "Не скачана",
         .modelDeprecated: "Старая модель", .newerModelAvailable: "Есть новая модель",
@@ -163,6 +166,7 @@ public struct UIStrings: Sendable {
         .olin: "Đánh dấu yêu thích", .unOlin: "Bỏ yêu thích", .clearHistory: "Xoá lịch sử (giữ mục yêu thích)",
         .noHistory: "Chưa có bản dịch nào.", .historyOff: "Lịch sử đang tắt trong cài đặt.",
         .keepHistory: "Lưu lịch sử", .translateAsYouType: "Dịch khi đang gõ", .translateBySentence: "Dịch từng câu", .theme: "Giao diện",
+        .haptics: "Rung khi chạm và khi chữ hiện ra",
         .themeLight: "Sáng", .themeDark: "Tối", .themeSystem: "Theo hệ thống", .sitelenFont: "Phông sitelen pona",
         .modelInstalled: "Đã cài", .modelPartial: "Đã tải %@", .modelNotInstalled: "Chưa tải",
         .modelDeprecated: "Mô hình cũ", .newerModelAvailable: "Có mô hình mới hơn",
@@ -206,6 +210,7 @@ public struct UIStrings: Sendable {
         .olin: "o olin", .unOlin: "o olin ala", .clearHistory: "o weka e tenpo pini (olin li awen)",
         .noHistory: "toki ante li lon ala.", .historyOff: "tenpo pini li lon ala lon nasin.",
         .keepHistory: "o awen e tenpo pini", .translateAsYouType: "o ante lon tenpo sitelen", .translateBySentence: "o ante e toki lili wan lon tenpo wan", .theme: "kule",
+        .haptics: "o tawa lili lon luka en lon kama nimi",
         .themeLight: "walo", .themeDark: "pimeja", .themeSystem: "sama ilo", .sitelenFont: "sitelen pi sitelen pona",
         .modelInstalled: "lon", .modelPartial: "%@ li lon", .modelNotInstalled: "lon ala",
         .modelDeprecated: "sona ilo majuna", .newerModelAvailable: "sona ilo sin li lon",

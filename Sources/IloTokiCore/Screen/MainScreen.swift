@@ -177,6 +177,13 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     public var hint: Hint?
     /// The dictionary entry of the word looked up, while it is shown.
     public var word: WordCard?
+    /// The phones' haptics, while the setting is on: a light tap on every press the front end
+    /// handles, and a tick each time `wordTicks` grows (words landed, at most one per 60 ms).
+    public var haptics: Haptics?
+
+    public struct Haptics: Equatable, Sendable, Encodable {
+        public var wordTicks: Int
+    }
     /// The line under the plates: notices, or a short-lived message.
     public var notice: String?
     public var slab: Slab
@@ -220,6 +227,7 @@ extension MainScreen {
         target = plate(direction.target, isSource: false, text: text, isMessage: isMessage)
         word = model.lookedUpWord.map { Self.wordCard($0, strings) }
         hint = Self.firstRunHint(model, strings)
+        haptics = model.settings.haptics ? Haptics(wordTicks: model.haptic.ticks) : nil
         notice = Self.notice(model, strings)
         slab = Self.slab(model, strings, format)
         swapLabel = strings[.swap]

@@ -15,6 +15,8 @@ public struct SettingsPage: Equatable, Sendable, Encodable {
     public var translateAsYouType: Switch
     /// Each sentence on its own, or each line whole.
     public var translateBySentence: Switch
+    /// The phones' haptics (front ends without haptics leave it out).
+    public var haptics: Switch
     public var themeTitle: String
     public var themes: [ThemeChoice]
     public var fontTitle: String
@@ -33,6 +35,7 @@ extension SettingsPage {
             keepHistory: Switch(title: strings[.keepHistory], isOn: settings.keepHistory),
             translateAsYouType: Switch(title: strings[.translateAsYouType], isOn: settings.translateAsYouType),
             translateBySentence: Switch(title: strings[.translateBySentence], isOn: settings.translateBySentence),
+            haptics: Switch(title: strings[.haptics], isOn: settings.haptics),
             themeTitle: strings[.theme],
             themes: [(AppSettings.Theme.light, UIText.themeLight), (.dark, .themeDark), (.system, .themeSystem)].map {
                 ThemeChoice(title: strings[$0.1], theme: $0.0, isChosen: settings.theme == $0.0)

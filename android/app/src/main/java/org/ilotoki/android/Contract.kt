@@ -129,6 +129,7 @@ enum class UIText(val json: String) {
     CLEAR_HISTORY("clearHistory"),
     NO_HISTORY("noHistory"),
     HISTORY_OFF("historyOff"),
+    HAPTICS("haptics"),
     KEEP_HISTORY("keepHistory"),
     TRANSLATE_AS_YOU_TYPE("translateAsYouType"),
     TRANSLATE_BY_SENTENCE("translateBySentence"),
@@ -397,6 +398,7 @@ data class MainScreen(
     val target: MainScreenPlate,
     val hint: MainScreenHint?,
     val word: MainScreenWordCard?,
+    val haptics: MainScreenHaptics?,
     val notice: String?,
     val slab: MainScreenSlab,
     val swapLabel: String,
@@ -410,6 +412,7 @@ data class MainScreen(
         put("target", target.toJson())
         if (hint != null) put("hint", hint.toJson())
         if (word != null) put("word", word.toJson())
+        if (haptics != null) put("haptics", haptics.toJson())
         if (notice != null) put("notice", notice)
         put("slab", slab.toJson())
         put("swapLabel", swapLabel)
@@ -425,6 +428,7 @@ data class MainScreen(
             target = MainScreenPlate.from(json.getJSONObject("target")),
             hint = if (json.isNull("hint")) null else MainScreenHint.from(json.getJSONObject("hint")),
             word = if (json.isNull("word")) null else MainScreenWordCard.from(json.getJSONObject("word")),
+            haptics = if (json.isNull("haptics")) null else MainScreenHaptics.from(json.getJSONObject("haptics")),
             notice = if (json.isNull("notice")) null else json.getString("notice"),
             slab = MainScreenSlab.from(json.getJSONObject("slab")),
             swapLabel = json.getString("swapLabel"),
@@ -452,6 +456,21 @@ data class MainScreenDownloadControl(
             isRunning = json.getBoolean("isRunning"),
             label = json.getString("label"),
             fraction = json.getDouble("fraction"),
+        )
+    }
+}
+
+/** Core's `MainScreen.Haptics`. */
+data class MainScreenHaptics(
+    val wordTicks: Long,
+) {
+    fun toJson(): JSONObject = JSONObject().apply {
+        put("wordTicks", wordTicks)
+    }
+
+    companion object {
+        fun from(json: JSONObject) = MainScreenHaptics(
+            wordTicks = json.getLong("wordTicks"),
         )
     }
 }
@@ -818,6 +837,7 @@ data class SettingsPage(
     val keepHistory: SettingsPageSwitch,
     val translateAsYouType: SettingsPageSwitch,
     val translateBySentence: SettingsPageSwitch,
+    val haptics: SettingsPageSwitch,
     val themeTitle: String,
     val themes: List<SettingsPageThemeChoice>,
     val fontTitle: String,
@@ -828,6 +848,7 @@ data class SettingsPage(
         put("keepHistory", keepHistory.toJson())
         put("translateAsYouType", translateAsYouType.toJson())
         put("translateBySentence", translateBySentence.toJson())
+        put("haptics", haptics.toJson())
         put("themeTitle", themeTitle)
         put("themes", JSONArray(themes.map { it.toJson() }))
         put("fontTitle", fontTitle)
@@ -840,6 +861,7 @@ data class SettingsPage(
             keepHistory = SettingsPageSwitch.from(json.getJSONObject("keepHistory")),
             translateAsYouType = SettingsPageSwitch.from(json.getJSONObject("translateAsYouType")),
             translateBySentence = SettingsPageSwitch.from(json.getJSONObject("translateBySentence")),
+            haptics = SettingsPageSwitch.from(json.getJSONObject("haptics")),
             themeTitle = json.getString("themeTitle"),
             themes = json.getJSONArray("themes").let { a -> List(a.length()) { i -> SettingsPageThemeChoice.from(a.getJSONObject(i)) } },
             fontTitle = json.getString("fontTitle"),
@@ -1145,6 +1167,14 @@ sealed interface Action {
         })
     }
 
+    data class SetHaptics(
+        val on: Boolean,
+    ) : Action {
+        override fun toJson(): JSONObject = JSONObject().put("setHaptics", JSONObject().apply {
+            put("on", on)
+        })
+    }
+
     data class SetTranslateBySentence(
         val on: Boolean,
     ) : Action {
@@ -1211,6 +1241,7 @@ sealed interface Action {
                 "refresh" -> Refresh
                 "setKeepHistory" -> SetKeepHistory(on = body.getBoolean("on"))
                 "setTranslateAsYouType" -> SetTranslateAsYouType(on = body.getBoolean("on"))
+                "setHaptics" -> SetHaptics(on = body.getBoolean("on"))
                 "setTranslateBySentence" -> SetTranslateBySentence(on = body.getBoolean("on"))
                 "setTheme" -> SetTheme(theme = AppSettingsTheme.from(body.getString("theme")))
                 "setSitelenPonaFont" -> SetSitelenPonaFont(family = body.getString("family"))

@@ -23,6 +23,8 @@ import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.remember
 import androidx.compose.runtime.setValue
+import android.view.HapticFeedbackConstants
+import androidx.compose.ui.platform.LocalView
 import java.io.File
 import java.io.IOException
 
@@ -52,8 +54,14 @@ class MainActivity : ComponentActivity() {
             val pickModel = rememberLauncherForActivityResult(ActivityResultContracts.OpenDocument()) { uri ->
                 if (uri != null) importModel(uri, pendingFormat)
             }
+            // Haptics while Core says they are on: a tick as words land (Core ticks at most once
+            // per 60 ms), a light tap on every press.
+            val view = LocalView.current
+            val ticks = main.haptics?.wordTicks
+            LaunchedEffect(ticks) { if (ticks != null && ticks > 0) view.performHapticFeedback(HapticFeedbackConstants.CLOCK_TICK) }
             /** Performs an action and does what its outcome asks of this front end. */
             fun perform(action: Action) {
+                if (main.haptics != null && action !is Action.SetSourceText) view.performHapticFeedback(HapticFeedbackConstants.VIRTUAL_KEY)
                 when (val outcome = bridge.perform(action)) {
                     is ActionOutcome.ShowLicence -> licence = outcome.value
                     is ActionOutcome.Copy -> copy(outcome.text)

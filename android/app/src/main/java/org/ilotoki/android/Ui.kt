@@ -382,6 +382,7 @@ class Ui(
             page.keepHistory to { on: Boolean -> Action.SetKeepHistory(on) },
             page.translateAsYouType to { on: Boolean -> Action.SetTranslateAsYouType(on) },
             page.translateBySentence to { on: Boolean -> Action.SetTranslateBySentence(on) },
+            page.haptics to { on: Boolean -> Action.SetHaptics(on) },
         )) {
             Row(Modifier.fillMaxWidth().clickable { perform(action(!setting.isOn)) }.padding(vertical = Design.Spacing.SMALL.dp)
                 .semantics { contentDescription = setting.title; stateDescription = if (setting.isOn) "on" else "off" },
