@@ -34,6 +34,13 @@ struct PlateView: View {
                         .accessibilityValue(plate.scriptName)
                 }
                 if plate.canCopy {
+                    #if canImport(UIKit)
+                        ShareLink(item: plate.text) {
+                            IconShapeView(icon: .named(.share)).fill(Color(palette.ink)).frame(width: 22, height: 22)
+                                .frame(minWidth: Tokens.touchTarget, minHeight: Tokens.touchTarget)
+                        }
+                        .accessibilityLabel(screen.shareLabel)
+                    #endif
                     IconButton(icon: .copy, label: screen.copyLabel) { perform(.copy) }
                 }
             }

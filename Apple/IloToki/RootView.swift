@@ -59,6 +59,7 @@ struct RootView: View {
         case .done, .added: break
         case .showLicence(let offer): licence = offer
         case .copy(let text): Platform.copyToClipboard(text)
+        case .share: break  // the share button is a ShareLink of the plate's text (PlateView)
         case .failed(let reason):
             failure = reason
             showsFailure = true

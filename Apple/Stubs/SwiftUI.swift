@@ -740,6 +740,14 @@ extension View {
 #endif
 
 #if canImport(UIKit)
+    /// `struct ShareLink<Data, PreviewImage, PreviewIcon, Label>` (iOS 16), here the initialiser
+    /// for one string item and a custom label: `init(item: String, subject: Text? = nil,
+    /// message: Text? = nil, @ViewBuilder label: () -> Label)`.
+    public struct ShareLink<Label: View>: View {
+        public init(item: String, subject: Text? = nil, message: Text? = nil, @ViewBuilder label: () -> Label) {}
+        public var body: Never { fatalError() }
+    }
+
     /// Haptic and audio feedback (iOS 17).
     public struct SensoryFeedback: Equatable, Sendable {
         public struct Weight: Equatable, Sendable {

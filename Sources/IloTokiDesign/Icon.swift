@@ -50,7 +50,7 @@ public enum IconShape: Equatable, Sendable {
 
 /// The icons of the app.
 public enum IconName: String, CaseIterable, Codable, Sendable {
-    case swap, translate, download, pause, history, settings, models, about, copy, olin, script, close
+    case swap, translate, download, pause, history, settings, models, about, copy, share, olin, script, close
 }
 
 /// An icon: shapes on a 100 × 100 grid, drawn in ink.
@@ -119,6 +119,14 @@ enum IconLibrary {
             ]
         case .copy:
             [.frame(x: 8, y: 30, width: 52, height: 62, lineWidth: 9), .rectangle(x: 40, y: 8, width: 52, height: 62)]
+        case .share:
+            // An arrow rising out of a tray.
+            [
+                .rectangle(x: 44, y: 26, width: 12, height: 44),
+                .triangle(GridPoint(24, 34), GridPoint(76, 34), GridPoint(50, 6)),
+                .rectangle(x: 10, y: 52, width: 10, height: 40), .rectangle(x: 80, y: 52, width: 10, height: 40),
+                .rectangle(x: 10, y: 82, width: 80, height: 10),
+            ]
         case .olin:
             // A heart, as sitelen pona writes olin.
             [

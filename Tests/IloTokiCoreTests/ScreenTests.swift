@@ -144,6 +144,19 @@ import Testing
         #expect(self.screen(model).notice == nil)  // the next action clears it
     }
 
+    @Test func theTranslationIsSharedAsTextAndNothingIsSharedBeforeOne() async throws {
+        try install(Self.current)
+        let model = model()
+        await model.launch()
+        #expect(await eventually { model.modelState == .ready })
+        #expect(model.perform(.share) == .failed(reason: "There is no translation to share."))
+        model.perform(.setSourceText(text: "I love you"))
+        model.perform(.translate)
+        #expect(await eventually { model.translationState == .done })
+        #expect(model.perform(.share) == .share(text: "mi moku"))
+        #expect(screen(model).shareLabel == "Share the translation" && screen(model).target.canCopy)
+    }
+
     @Test func sitelenPonaFollowsTheTokiPonaText() async throws {
         try install(Self.current)
         let model = model(engine: ScriptedEngine { _ in [" I", " eat"] })

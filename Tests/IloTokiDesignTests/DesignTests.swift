@@ -13,7 +13,7 @@ import Testing
 
     @Test func theIconsTheAppNeedsExist() {
         #expect(Set(IconName.allCases.map(\.rawValue)) == [
-            "swap", "translate", "download", "pause", "history", "settings", "models", "about", "copy", "olin", "script", "close",
+            "swap", "translate", "download", "pause", "history", "settings", "models", "about", "copy", "share", "olin", "script", "close",
         ])
     }
 

@@ -176,7 +176,7 @@ public final class JniHarness {
         String id = "00000000-0000-4000-8000-000000000001";
         Map<String, String> all = new LinkedHashMap<>();
         all.put("setSourceText", action("setSourceText", "text", "toki"));
-        for (String kind : new String[] {"pressSlab", "translate", "stop", "swap", "flipScript", "copy", "dismissFirstRunHint", "toggleDownload", "acceptLicence",
+        for (String kind : new String[] {"pressSlab", "translate", "stop", "swap", "flipScript", "copy", "share", "dismissFirstRunHint", "toggleDownload", "acceptLicence",
                 "pauseDownload", "cancelDownload", "retry", "clearHistory", "refresh", "wentToBackground"}) {
             all.put(kind, action(kind));
         }
@@ -372,7 +372,7 @@ public final class JniHarness {
         Set<String> declared = contractActions(contract);
         check(all.keySet().equals(declared), "the harness drives every action Contract.kt declares (missing "
             + difference(declared, all.keySet()) + ", unknown " + difference(all.keySet(), declared) + ")");
-        Set<String> outcomes = Set.of("done", "showLicence", "added", "copy", "failed", "showMain");
+        Set<String> outcomes = Set.of("done", "showLicence", "added", "copy", "share", "failed", "showMain");
         double slowest = 0;
         String slowestKind = "";
         for (Map.Entry<String, String> entry : all.entrySet()) {

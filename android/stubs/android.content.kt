@@ -20,6 +20,8 @@ abstract class Context {
     fun getString(resId: Int): String = ""
     abstract fun startForegroundService(service: Intent): ComponentName?
     abstract fun stopService(service: Intent): Boolean
+    /** `void startActivity(Intent intent)` */
+    open fun startActivity(intent: Intent) {}
 }
 
 open class ContextWrapper(base: Context?) : Context() {
@@ -40,12 +42,24 @@ abstract class ContentResolver {
     fun query(uri: Uri, projection: Array<String>?, selection: String?, selectionArgs: Array<String>?, sortOrder: String?): Cursor? = null
 }
 
-open class Intent(packageContext: Context, cls: Class<*>) {
+open class Intent {
+    constructor(packageContext: Context, cls: Class<*>)
+    /** `Intent(String action)` */
+    constructor(action: String?)
+    /** `String getType()` / `Intent setType(String)` */
+    var type: String? = null
     fun putExtra(name: String, value: String?): Intent = this
     fun putExtra(name: String, value: Int): Intent = this
     fun getStringExtra(name: String): String? = null
     fun getIntExtra(name: String, defaultValue: Int): Int = defaultValue
     val extras: Bundle? get() = null
+
+    companion object {
+        const val ACTION_SEND = "android.intent.action.SEND"
+        const val EXTRA_TEXT = "android.intent.extra.TEXT"
+        /** `static Intent createChooser(Intent target, CharSequence title)` */
+        @JvmStatic fun createChooser(target: Intent, title: CharSequence?): Intent = target
+    }
 }
 
 open class ClipData {

@@ -8,7 +8,7 @@ import Foundation
 extension Action {
     /// The name of a case, as its JSON key.
     public enum Kind: String, CaseIterable, Sendable {
-        case setSourceText, pressSlab, translate, stop, swap, setOtherLanguage, setDirection, flipScript, useSample, copy,
+        case setSourceText, pressSlab, translate, stop, swap, setOtherLanguage, setDirection, flipScript, useSample, copy, share,
             dismissNotice
         case dismissFirstRunHint, useWordList, lookUpWord, closeWord
         case toggleDownload, download, acceptLicence, pauseDownload, cancelDownload
@@ -30,6 +30,7 @@ extension Action {
         case .flipScript: .flipScript
         case .useSample: .useSample
         case .copy: .copy
+        case .share: .share
         case .dismissNotice: .dismissNotice
         case .dismissFirstRunHint: .dismissFirstRunHint
         case .useWordList: .useWordList
@@ -75,6 +76,7 @@ extension Action {
         case .flipScript: .flipScript
         case .useSample: .useSample(phrase: "toki!")
         case .copy: .copy
+        case .share: .share
         case .dismissNotice: .dismissNotice(index: 0)
         case .dismissFirstRunHint: .dismissFirstRunHint
         case .useWordList: .useWordList(path: "/usr/share/ilotoki/linku-words.json")
@@ -109,7 +111,7 @@ extension Action {
 
 extension ActionOutcome {
     public enum Kind: String, CaseIterable, Sendable {
-        case done, showLicence, added, copy, failed, showMain
+        case done, showLicence, added, copy, share, failed, showMain
     }
 
     public var kind: Kind {
@@ -118,6 +120,7 @@ extension ActionOutcome {
         case .showLicence: .showLicence
         case .added: .added
         case .copy: .copy
+        case .share: .share
         case .failed: .failed
         case .showMain: .showMain
         }
@@ -134,6 +137,7 @@ extension ActionOutcome {
                     id: "local-00000000-0000-4000-8000-000000000001", name: "mine", path: "/models/mine.gguf", format: .sourceTarget,
                     addedAt: Date(timeIntervalSince1970: 1_800_000_000)))
         case .copy: return .copy(text: "I love you.")
+        case .share: return .share(text: "I love you.")
         case .failed: return .failed(reason: "The file is not a model.")
         case .showMain: return .showMain
         }

@@ -30,6 +30,8 @@ public enum Action: Codable, Equatable, Hashable, Sendable {
     case useSample(phrase: String)
     /// The translation, for the clipboard (the outcome carries the text).
     case copy
+    /// The translation, for the phone's share sheet (the outcome carries the text).
+    case share
     /// Dismisses the notice at this index under the plates.
     case dismissNotice(index: Int)
     /// Dismisses the first-run hint for good.
@@ -118,6 +120,8 @@ public enum ActionOutcome: Codable, Equatable, Sendable {
     case added(SideloadedModel)
     /// Put this text on the clipboard.
     case copy(text: String)
+    /// Offer this text to the system's share sheet.
+    case share(text: String)
     /// The action could not be done; the reason says why, in words for the user.
     case failed(reason: String)
     /// The front end goes back to the main screen (a history entry was reused).

@@ -24,6 +24,9 @@ extension TranslatorModel {
             guard !targetText.isEmpty else { return .failed(reason: "There is no translation to copy.") }
             flash = .copied
             return .copy(text: targetText)
+        case .share:
+            guard !targetText.isEmpty else { return .failed(reason: "There is no translation to share.") }
+            return .share(text: targetText)
         case .dismissNotice(let index):
             if notices.indices.contains(index) { notices.remove(at: index) }
         case .dismissFirstRunHint: preferences.change { $0.firstRunHintDone = true }

@@ -190,6 +190,8 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     /// What the swap knob and the copy button say to a screen reader.
     public var swapLabel: String
     public var copyLabel: String
+    /// What the share button says to a screen reader (phones; shown where copy is).
+    public var shareLabel: String
     /// The theme setting, and the look it resolves to.
     public var theme: AppSettings.Theme
     public var appearance: Appearance
@@ -232,6 +234,7 @@ extension MainScreen {
         slab = Self.slab(model, strings, format)
         swapLabel = strings[.swap]
         copyLabel = strings[.copy]
+        shareLabel = strings[.share]
         theme = model.settings.theme
         appearance =
             switch theme {

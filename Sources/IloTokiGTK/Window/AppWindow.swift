@@ -108,7 +108,8 @@ public final class AppWindow {
             }
             licenceSheet = sheet
             sheet.present()
-        case .copy(let text):
+        case .copy(let text), .share(let text):
+            // A desktop has no share sheet (the window offers none): the clipboard is its share.
             gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), text)
         case .failed(let reason):
             pages.showFailure(reason)

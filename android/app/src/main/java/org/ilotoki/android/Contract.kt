@@ -41,6 +41,7 @@ enum class IconName(val json: String) {
     MODELS("models"),
     ABOUT("about"),
     COPY("copy"),
+    SHARE("share"),
     OLIN("olin"),
     SCRIPT("script"),
     CLOSE("close");
@@ -109,6 +110,7 @@ enum class UIText(val json: String) {
     SWAP("swap"),
     COPY("copy"),
     COPIED("copied"),
+    SHARE("share"),
     SCRIPT_LATIN("scriptLatin"),
     SCRIPT_SITELEN_PONA("scriptSitelenPona"),
     SITELEN_FONT_MISSING("sitelenFontMissing"),
@@ -403,6 +405,7 @@ data class MainScreen(
     val slab: MainScreenSlab,
     val swapLabel: String,
     val copyLabel: String,
+    val shareLabel: String,
     val theme: AppSettingsTheme,
     val appearance: Appearance,
 ) {
@@ -417,6 +420,7 @@ data class MainScreen(
         put("slab", slab.toJson())
         put("swapLabel", swapLabel)
         put("copyLabel", copyLabel)
+        put("shareLabel", shareLabel)
         put("theme", theme.json)
         put("appearance", appearance.json)
     }
@@ -433,6 +437,7 @@ data class MainScreen(
             slab = MainScreenSlab.from(json.getJSONObject("slab")),
             swapLabel = json.getString("swapLabel"),
             copyLabel = json.getString("copyLabel"),
+            shareLabel = json.getString("shareLabel"),
             theme = AppSettingsTheme.from(json.getString("theme")),
             appearance = Appearance.from(json.getString("appearance")),
         )
@@ -1015,6 +1020,10 @@ sealed interface Action {
         override fun toJson(): JSONObject = JSONObject().put("copy", JSONObject())
     }
 
+    data object Share : Action {
+        override fun toJson(): JSONObject = JSONObject().put("share", JSONObject())
+    }
+
     data class DismissNotice(
         val index: Long,
     ) : Action {
@@ -1218,6 +1227,7 @@ sealed interface Action {
                 "flipScript" -> FlipScript
                 "useSample" -> UseSample(phrase = body.getString("phrase"))
                 "copy" -> Copy
+                "share" -> Share
                 "dismissNotice" -> DismissNotice(index = body.getLong("index"))
                 "dismissFirstRunHint" -> DismissFirstRunHint
                 "useWordList" -> UseWordList(path = body.getString("path"))
@@ -1284,6 +1294,14 @@ sealed interface ActionOutcome {
         })
     }
 
+    data class Share(
+        val text: String,
+    ) : ActionOutcome {
+        override fun toJson(): JSONObject = JSONObject().put("share", JSONObject().apply {
+            put("text", text)
+        })
+    }
+
     data class Failed(
         val reason: String,
     ) : ActionOutcome {
@@ -1305,6 +1323,7 @@ sealed interface ActionOutcome {
                 "showLicence" -> ShowLicence(value = LicenceOffer.from(body.getJSONObject("_0")))
                 "added" -> Added(value = SideloadedModel.from(body.getJSONObject("_0")))
                 "copy" -> Copy(text = body.getString("text"))
+                "share" -> Share(text = body.getString("text"))
                 "failed" -> Failed(reason = body.getString("reason"))
                 "showMain" -> ShowMain
                 else -> throw JSONException("no ActionOutcome called $key")

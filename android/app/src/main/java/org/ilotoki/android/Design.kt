@@ -120,6 +120,13 @@ object Design {
             IconShape.Frame(8f, 30f, 52f, 62f, 9f),
             IconShape.Rectangle(40f, 8f, 52f, 62f, 0f),
         ),
+        "share" to listOf(
+            IconShape.Rectangle(44f, 26f, 12f, 44f, 0f),
+            IconShape.Triangle(24f, 34f, 76f, 34f, 50f, 6f),
+            IconShape.Rectangle(10f, 52f, 10f, 40f, 0f),
+            IconShape.Rectangle(80f, 52f, 10f, 40f, 0f),
+            IconShape.Rectangle(10f, 82f, 80f, 10f, 0f),
+        ),
         "olin" to listOf(
             IconShape.Circle(32f, 36f, 22f),
             IconShape.Circle(68f, 36f, 22f),

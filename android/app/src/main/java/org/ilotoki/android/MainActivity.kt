@@ -3,6 +3,7 @@ package org.ilotoki.android
 import android.Manifest
 import android.content.ClipData
 import android.content.ClipboardManager
+import android.content.Intent
 import android.content.pm.PackageManager
 import android.net.Uri
 import android.os.Build
@@ -65,6 +66,7 @@ class MainActivity : ComponentActivity() {
                 when (val outcome = bridge.perform(action)) {
                     is ActionOutcome.ShowLicence -> licence = outcome.value
                     is ActionOutcome.Copy -> copy(outcome.text)
+                    is ActionOutcome.Share -> share(outcome.text)
                     is ActionOutcome.Failed -> Toast.makeText(this, outcome.reason, Toast.LENGTH_LONG).show()
                     is ActionOutcome.ShowMain -> place = Place.MAIN
                     is ActionOutcome.Added, is ActionOutcome.Done -> Unit
@@ -118,6 +120,13 @@ class MainActivity : ComponentActivity() {
                 DownloadService.hide(this@MainActivity)
             }
         }
+    }
+
+    /** The system's share sheet, with the translation as plain text. */
+    private fun share(text: String) {
+        val send = Intent(Intent.ACTION_SEND).putExtra(Intent.EXTRA_TEXT, text)
+        send.type = "text/plain"
+        startActivity(Intent.createChooser(send, null))
     }
 
     private fun copy(text: String) {

@@ -163,6 +163,7 @@ class Ui(
                             .clickable { perform(Action.FlipScript) }.padding(horizontal = 12.dp, vertical = 4.dp)
                             .semantics { contentDescription = plate.pillLabel; stateDescription = plate.scriptName })
                 }
+                if (plate.canCopy) IconButton(IconName.SHARE, screen.shareLabel) { perform(Action.Share) }
                 if (plate.canCopy) IconButton(IconName.COPY, screen.copyLabel) { perform(Action.Copy) }
             }
             if (isTarget) {
