@@ -45,22 +45,7 @@ void ilotoki_llm::prepare_batch_context(int32_t sequences, int32_t per_sequence,
     context_params.n_ctx = static_cast<uint32_t>(sequences * per_sequence);
     context_params.n_batch = static_cast<uint32_t>(tokens_per_evaluation);
     context_params.n_ubatch = static_cast<uint32_t>(tokens_per_evaluation);
-    context_params.n_threads = threads;
-    context_params.n_threads_batch = threads;
-    context_params.flash_attn_type = flash_attention;
-    context_params.no_perf = true;
-    context_params.abort_callback = &ilotoki_llm::abort_callback;
-    context_params.abort_callback_data = this;
-    ilotoki::clear_llama_errors();
-    batch_context = llama_init_from_model(model, context_params);
-    if (batch_context == nullptr) {
-        const std::string reason = ilotoki::first_llama_error();
-        std::string message = "Could not make a context for " + std::to_string(sequences) + " sequences of " +
-                              std::to_string(per_sequence) + " tokens";
-        if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
-        throw CoreError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, message + "."};
-    }
-    llama_attach_threadpool(batch_context, threadpool, nullptr);
+    batch_context = make_context(context_params, "for " + std::to_string(sequences) + " sequences of " + std::to_string(per_sequence) + " tokens");
     batch_context_sequences = sequences;
     batch_context_length = static_cast<int32_t>(llama_n_ctx_seq(batch_context));
     batch_context_tokens = tokens_per_evaluation;

@@ -227,6 +227,25 @@ void ilotoki_llm::restore_residency(bool restore) {
     stats.restore_page_faults = major_page_faults_so_far() - faults_before;
 }
 
+llama_context *ilotoki_llm::make_context(llama_context_params params, const std::string &what) {
+    params.n_threads = threads;
+    params.n_threads_batch = threads;
+    params.flash_attn_type = flash_attention;
+    params.no_perf = true;
+    params.abort_callback = &ilotoki_llm::abort_callback;
+    params.abort_callback_data = this;
+    ilotoki::clear_llama_errors();
+    llama_context *made = llama_init_from_model(model, params);
+    if (made == nullptr) {
+        const std::string reason = ilotoki::first_llama_error();
+        std::string message = "Could not create a context " + what;
+        if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
+        throw CoreError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, message + "."};
+    }
+    llama_attach_threadpool(made, threadpool, nullptr);
+    return made;
+}
+
 void ilotoki_llm::prepare_context(int32_t need) {
     if (context != nullptr && context_allocated >= need) return;
     const int32_t size = std::min(context_length, round_up(need, kContextGranule));
@@ -249,21 +268,7 @@ void ilotoki_llm::prepare_context(int32_t need) {
     // swa_full stays on (llama.cpp's default): at sizes up to the sliding window plus a
     // micro-batch it saves nothing, and past them the sliding layers' cells a rollback of
     // the trimmed head needs again could already be overwritten (docs/benchmarks.md).
-    context_params.n_threads = threads;
-    context_params.n_threads_batch = threads;
-    context_params.flash_attn_type = flash_attention;
-    context_params.no_perf = true;
-    context_params.abort_callback = &ilotoki_llm::abort_callback;
-    context_params.abort_callback_data = this;
-    ilotoki::clear_llama_errors();
-    context = llama_init_from_model(model, context_params);
-    if (context == nullptr) {
-        const std::string reason = ilotoki::first_llama_error();
-        std::string message = "Could not create a context of " + std::to_string(size) + " tokens for the model '" + path + "'";
-        if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
-        throw CoreError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, message + "."};
-    }
-    llama_attach_threadpool(context, threadpool, nullptr);
+    context = make_context(context_params, "of " + std::to_string(size) + " tokens for the model '" + path + "'");
     context_allocated = static_cast<int32_t>(llama_n_ctx(context));
 }
 

@@ -205,6 +205,9 @@ struct ilotoki_llm {
     /// Makes sure `context` holds `need` tokens: made again (larger, rounded up to
     /// kContextGranule, at most `context_length`) when it holds fewer.
     void prepare_context(int32_t need);
+    /// A context with `params` and the handle's threads, flash attention and stop; attached
+    /// to the handle's threadpool. Throws OUT_OF_MEMORY naming `what` ("of 512 tokens …").
+    llama_context *make_context(llama_context_params params, const std::string &what);
     void step_full();
     void step_trimmed();
     void hook_head(bool on);
