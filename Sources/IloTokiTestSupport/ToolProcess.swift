@@ -122,14 +122,15 @@ public final class ToolProcess: @unchecked Sendable {
         return Result(status: status, stdout: output.text(error: false), stderr: output.text(error: true), stdoutData: output.data(error: false))
     }
 
-    /// Runs a tool to the end with `input` on standard input.
+    /// Runs a tool to the end with `input` on standard input (at most `timeout`, then kills it).
     public static func run(
-        _ executable: URL, _ arguments: [String], environment: [String: String], input: Data = Data(), wrapper: [String] = []
+        _ executable: URL, _ arguments: [String], environment: [String: String], input: Data = Data(), wrapper: [String] = [],
+        timeout: Duration = .seconds(120)
     ) async throws -> Result {
         let tool = try ToolProcess(executable, arguments, environment: environment, wrapper: wrapper)
         tool.write(input)
         tool.closeInput()
-        return await tool.wait()
+        return await tool.wait(timeout: timeout)
     }
 
     private final class OutputCollector: @unchecked Sendable {

@@ -37,7 +37,9 @@ import Testing
         let gemma = try TestModels.require(TestModels.gemma)
         let result = try await ToolProcess.run(
             ilotoki, ["bench", "--model", gemma, "--threads", "2", "--max-tokens", "32", "--head", head, "--json"],
-            environment: ["ILOTOKI_HOME": home.path, "NO_COLOR": "1"])
+            environment: ["ILOTOKI_HOME": home.path, "NO_COLOR": "1"],
+            // 36 prompts of 32 tokens: under a minute alone, several on a machine that is busy.
+            timeout: .seconds(600))
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
         #expect(report.head == head)
