@@ -69,9 +69,7 @@ public final class ModelLibrary {
         sideloaded = store.sideloadedModels()
         freeBytes = FileSystem.freeBytes(at: store.directories.models)
         var copies: [String: Int64] = [:]
-        for model in sideloaded where isCopiedIntoApp(model) {
-            copies[model.id] = (try? FileManager.default.attributesOfItem(atPath: model.path)[.size] as? NSNumber)?.int64Value ?? 0
-        }
+        for model in sideloaded where isCopiedIntoApp(model) { copies[model.id] = store.fileSize(model.url) ?? 0 }
         copiedFileBytes = copies
     }
 
@@ -88,8 +86,7 @@ public final class ModelLibrary {
 
     /// Whether an added model's file is the app's own copy (made by an import into `imported/`).
     public func isCopiedIntoApp(_ model: SideloadedModel) -> Bool {
-        let directory = importedDirectory.standardizedFileURL.resolvingSymlinksInPath().path + "/"
-        return model.url.standardizedFileURL.resolvingSymlinksInPath().path.hasPrefix(directory)
+        store.canonicalPath(model.url).hasPrefix(store.canonicalPath(importedDirectory) + "/")
     }
 
     /// The state of a catalog model as last read.
@@ -208,13 +205,7 @@ public final class ModelLibrary {
         case .catalog(let entry): try store.delete(entry)
         case .sideloaded(let model):
             // The app's own copy goes with its entry; a file elsewhere is the person's and stays.
-            if isCopiedIntoApp(model), FileManager.default.fileExists(atPath: model.path) {
-                do {
-                    try FileManager.default.removeItem(atPath: model.path)
-                } catch {
-                    throw StoreError.cannotDelete(model.path, reason: error.localizedDescription)
-                }
-            }
+            if isCopiedIntoApp(model) { try store.remove(model.url) }
             try store.removeSideloaded(id: model.id)
         }
     }

@@ -218,7 +218,8 @@ public final class ModelStore: Sendable {
 
     // MARK: - Files
 
-    private func fileSize(_ url: URL) -> Int64? {
+    /// The size of a regular file, or nil (missing, a directory, unreadable).
+    func fileSize(_ url: URL) -> Int64? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
             attributes[.type] as? FileAttributeType == .typeRegular
         else { return nil }
@@ -229,7 +230,9 @@ public final class ModelStore: Sendable {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular
     }
 
-    private func remove(_ url: URL) throws {
+    /// Deletes a file; one already gone is no error.
+    /// - Throws: `StoreError.cannotDelete` naming the file.
+    func remove(_ url: URL) throws {
         do {
             try FileManager.default.removeItem(at: url)
         } catch CocoaError.fileNoSuchFile {
@@ -242,7 +245,7 @@ public final class ModelStore: Sendable {
         }
     }
 
-    private func canonicalPath(_ url: URL) -> String {
+    func canonicalPath(_ url: URL) -> String {
         url.standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
