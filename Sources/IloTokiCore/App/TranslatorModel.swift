@@ -135,8 +135,7 @@ public final class TranslatorModel {
     public internal(set) var wordList: WordList?
     /// The ticks of the words landing (`MainScreen.haptics`).
     public internal(set) var haptic = HapticTicker()
-    @ObservationIgnored private let hapticClock = ContinuousClock()
-    @ObservationIgnored private lazy var hapticStart = hapticClock.now
+    @ObservationIgnored private let hapticStart = ContinuousClock.now
     /// The dictionary entry shown (`.lookUpWord`), until it is closed.
     public internal(set) var lookedUpWord: WordEntry?
     /// A short-lived message under the plates, until the next action.
@@ -315,7 +314,8 @@ public final class TranslatorModel {
             do {
                 for try await progress in stream {
                     guard let self, self.translationID == id else { return }
-                    if progress.text.count > self.targetText.count { self.haptic.landed(at: self.hapticClock.now - self.hapticStart) }
+                    // A piece that adds text ticks (UTF-8 lengths: counted at once, unlike characters).
+                    if progress.text.utf8.count > self.targetText.utf8.count { self.haptic.landed(at: ContinuousClock.now - self.hapticStart) }
                     self.targetText = progress.text
                     if progress.isFinal { self.translationState = .done }
                 }
