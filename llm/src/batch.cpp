@@ -29,9 +29,7 @@ void ilotoki_llm::prepare_batch_context(int32_t sequences, int32_t per_sequence,
         return;
     }
     if (batch_context != nullptr) {
-        llama_detach_threadpool(batch_context);
-        llama_free(batch_context);
-        batch_context = nullptr;
+        free_context(batch_context);
         return_freed_memory();
     }
     if (batch_tokens_allocated) {

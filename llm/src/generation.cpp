@@ -252,9 +252,7 @@ void ilotoki_llm::prepare_context(int32_t need) {
     if (context != nullptr) {
         if (head_hooked) llama_set_output_head(context, nullptr, nullptr);
         head_hooked = false;
-        llama_detach_threadpool(context);
-        llama_free(context);
-        context = nullptr;
+        free_context(context);
         context_allocated = 0;
         return_freed_memory();
     }

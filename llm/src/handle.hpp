@@ -34,16 +34,6 @@ inline constexpr int32_t kDefaultContextLength = 2048;
 // steps of kContextGranule (see prepare_context).
 inline constexpr int32_t kFirstContextLength = 512;
 inline constexpr int32_t kContextGranule = 256;
-inline int32_t round_up(int32_t value, int32_t granule) { return (value + granule - 1) / granule * granule; }
-
-/// Hands memory the allocator has freed back to the system where the C library would keep it:
-/// glibc keeps a freed model's vocabulary and buffers (about 48 MiB for Gemma 3 270M) with the
-/// process, so a check of a file or a model switch would leave it behind.
-inline void return_freed_memory() {
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
-}
 inline constexpr int32_t kDefaultMaxTokens = 512;
 inline constexpr uint32_t kSamplingChainSeed = 1234;
 // The trimmed head checks its choices against the excluded rows after this many tokens,
@@ -54,6 +44,25 @@ inline constexpr int32_t kCheckEvery = 8;
 inline constexpr double kRestoreThreshold = 0.98;
 
 using Clock = std::chrono::steady_clock;
+
+inline int32_t round_up(int32_t value, int32_t granule) { return (value + granule - 1) / granule * granule; }
+
+/// Hands memory the allocator has freed back to the system where the C library would keep it:
+/// glibc keeps a freed model's vocabulary and buffers (about 48 MiB for Gemma 3 270M) with the
+/// process, so a check of a file or a model switch would leave it behind.
+inline void return_freed_memory() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+/// Frees a context (detached from the handle's threadpool first) and sets it to null.
+inline void free_context(llama_context *&context) {
+    if (context == nullptr) return;
+    llama_detach_threadpool(context);
+    llama_free(context);
+    context = nullptr;
+}
 
 inline double milliseconds_between(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double, std::milli>(to - from).count();
@@ -166,14 +175,8 @@ struct ilotoki_llm {
         if (sampler != nullptr) llama_sampler_free(sampler);
         if (batch_allocated) llama_batch_free(batch);
         if (batch_tokens_allocated) llama_batch_free(batch_tokens);
-        if (batch_context != nullptr) {
-            llama_detach_threadpool(batch_context);
-            llama_free(batch_context);
-        }
-        if (context != nullptr) {
-            llama_detach_threadpool(context);
-            llama_free(context);
-        }
+        ilotoki::free_context(batch_context);
+        ilotoki::free_context(context);
         if (threadpool != nullptr) ggml_threadpool_free(threadpool);
         if (model != nullptr) llama_model_free(model);
     }
