@@ -10,6 +10,15 @@ import Foundation
 
 /// File-system figures.
 public enum FileSystem {
+    /// Where a program finds the data that comes with it, in order: beside it once installed
+    /// (`<prefix>/bin/ilotoki` → `<prefix>/share/ilotoki/<installed>`), then in `build/<built>`
+    /// of the checkout it was built in (`.build/<config>/…` or `.build/<triple>/<config>/…`).
+    public static func bundledDataPlaces(executable: String, installed: String, built: String) -> [URL] {
+        let bin = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        let share = installed.isEmpty ? "../share/ilotoki" : "../share/ilotoki/\(installed)"
+        return [share, "../../build/\(built)", "../../../build/\(built)"].map { bin.appendingPathComponent($0).standardizedFileURL }
+    }
+
     /// Bytes available to this user on the file system holding `url`.
     public static func freeBytes(at url: URL) -> Int64? {
         var info = statvfs()

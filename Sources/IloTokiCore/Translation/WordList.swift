@@ -118,9 +118,8 @@ public struct WordList: Sendable, Equatable {
     /// checkout it was built in. Nil when none is there.
     public static func locate(environment: [String: String], executable: String) -> URL? {
         if let path = environment["ILOTOKI_WORDS"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        let bin = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-        let places = ["../share/ilotoki", "../../build/words", "../../../build/words"]
-        return places.map { bin.appendingPathComponent($0).appendingPathComponent(fileName).standardizedFileURL }
+        return FileSystem.bundledDataPlaces(executable: executable, installed: "", built: "words")
+            .map { $0.appendingPathComponent(fileName) }
             .first { FileManager.default.fileExists(atPath: $0.path) }
     }
 }

@@ -1,6 +1,7 @@
 import CGtk
 import CGtkSupport
 import Foundation
+import IloTokiCore
 
 /// The app's fonts: Space Grotesk, which ships with the app, and a sitelen pona ligature font,
 /// which is found on the system.
@@ -10,12 +11,8 @@ public enum Fonts {
     /// executable (`../share/ilotoki/fonts` once installed), then `build/fonts` of a checkout.
     public static func loadAppFonts(environment: [String: String]) {
         var places = (environment["ILOTOKI_FONT_DIRS"] ?? "").split(separator: ":").map(String.init)
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        let bin = executable.deletingLastPathComponent()
-        places.append(bin.appendingPathComponent("../share/ilotoki/fonts").standardizedFileURL.path)
-        // .build/<config>/ilotoki-gtk in a checkout: the fonts scripts/setup.sh installed.
-        places.append(bin.appendingPathComponent("../../build/fonts").standardizedFileURL.path)
-        places.append(bin.appendingPathComponent("../../../build/fonts").standardizedFileURL.path)
+        // Installed: share/ilotoki/fonts; in a checkout: the fonts scripts/setup.sh put in build/.
+        places += FileSystem.bundledDataPlaces(executable: CommandLine.arguments.first ?? "", installed: "fonts", built: "fonts").map(\.path)
         for place in places where FileManager.default.fileExists(atPath: place) {
             _ = ilotoki_gtk_add_fonts(place)
         }
