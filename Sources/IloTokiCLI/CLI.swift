@@ -171,7 +171,7 @@ struct CommandContext: Sendable {
     var directories: AppDirectories { .standard(environment: environment) }
 
     /// A Hugging Face mirror, like huggingface_hub's `HF_ENDPOINT`.
-    var endpoint: String? { ModelCatalog.mirror(in: environment) }
+    var hubAccess: HubAccess { HubAccess.from(environment: environment) }
 
     /// Opens the store and prepares the app model the way the apps start (orphan sweep,
     /// settings, history), so the command line and the apps never disagree about what is

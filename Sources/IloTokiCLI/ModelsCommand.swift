@@ -40,7 +40,9 @@ struct ModelsCommand {
     func list() async throws -> Int32 {
         let model = try context.prepareModel()
         let store = model.store
-        let source = context.endpoint.map { "the mirror HF_ENDPOINT=\($0)" } ?? "https://huggingface.co (set HF_ENDPOINT to use a mirror)"
+        let access = context.hubAccess
+        let source = (access.mirror.map { "the mirror HF_ENDPOINT=\($0)" } ?? "https://huggingface.co (set HF_ENDPOINT to use a mirror)")
+            + (access.token == nil ? "" : ", with the token from HF_TOKEN")
         console.out("Models in \(store.directories.models.path)\nDownloads from \(source)\n\n")
         let selected = model.usableModel?.id ?? model.selectedModel?.id
         var rows: [[String]] = [["", "ID", "NAME", "SIZE", "STATE"]]
@@ -50,12 +52,12 @@ struct ModelsCommand {
             switch status.state {
             case .installed: state = "installed"
             case .notInstalled: state = "not downloaded"
-            case .partial(let bytes): state = "partial \(Self.format.percent(Double(bytes) / Double(entry.bytes)))"
+            case .partial: state = "partial \(Self.format.percent(status.fractionDownloaded))"
             case .damaged(let bytes): state = "damaged (\(bytes) bytes): remove and download again"
             }
             if entry.id == store.catalog.defaultEntry?.id { state += ", default" }
             if entry.deprecated { state += ", deprecated: a newer model is available" }
-            rows.append([entry.id == selected ? "*" : "", entry.id, entry.displayName, entry.sizeText, state])
+            rows.append([entry.id == selected ? "*" : "", entry.id, entry.displayName, entry.sizeText(exact: status.expectedBytes), state])
         }
         for sideloaded in store.sideloadedModels() {
             let size = store.bytes(of: .sideloaded(sideloaded)).map { ByteSize.text($0) } ?? "?"
@@ -91,7 +93,7 @@ struct ModelsCommand {
             if arguments.has("--accept-licence") {
                 model.perform(.acceptLicence)
             } else if console.stdinIsTerminal {
-                console.err("Accept the \(licence.name) and download \(entry.displayName) (\(entry.sizeText))? [y/N] ")
+                console.err("Accept the \(licence.name) and download \(entry.displayName) (\(entry.sizeText(exact: model.store.expectedBytes(for: entry))))? [y/N] ")
                 let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
                 guard answer == "y" || answer == "yes" else {
                     console.err("Nothing was downloaded.\n")
@@ -106,7 +108,7 @@ struct ModelsCommand {
 
         // The same download the apps run, through the app model (its library shows it too).
         guard let events = model.downloadEvents(entry) else { throw CLIError("The model licence was not accepted.") }
-        let bar = ProgressBar(console: console, total: entry.bytes)
+        let bar = ProgressBar(console: console, total: model.store.expectedBytes(for: entry))
         return try await Interrupts.shared.whileRunning(onInterrupt: { _ in Task { @MainActor in model.perform(.pauseDownload) } }) {
             for try await event in events {
                 switch event {
@@ -122,7 +124,7 @@ struct ModelsCommand {
                     return Interrupts.shared.exitStatus
                 case .installed(let file):
                     bar.finish()
-                    console.out("Installed \(entry.displayName) (\(entry.sizeText), sha256 \(file.sha256)).\n")
+                    console.out("Installed \(entry.displayName) (\(ByteSize.text(file.bytes)), sha256 \(file.sha256)).\n")
                     return CLI.Status.ok
                 }
             }
@@ -181,7 +183,7 @@ struct ModelsCommand {
         guard let recorded = entry.sha256 ?? model.store.recordedSHA256(for: entry) else {
             throw CLIError("No sha256 was recorded for \(entry.displayName); remove it and download it again to have one.")
         }
-        console.err("Hashing \(entry.sizeText)…\n")
+        console.err("Hashing \(entry.sizeText(exact: model.store.expectedBytes(for: entry)))…\n")
         let actual = try await SHA256.hashInBackground(fileAt: model.store.fileURL(for: entry))
         guard actual == recorded else {
             throw CLIError("\(entry.displayName) is damaged: its sha256 is \(actual), expected \(recorded). Remove it and download it again.")
@@ -194,11 +196,12 @@ struct ModelsCommand {
 /// Download progress: a bar on a terminal, a plain line every few per cent otherwise.
 final class ProgressBar: @unchecked Sendable {
     private let console: Console
-    private let total: Int64
+    /// The file's size: the catalog's, or once the Hub's listing gave it, the download's.
+    private var total: Int64?
     private var lastBucket: Int?
     private var drawn = false
 
-    init(console: Console, total: Int64) {
+    init(console: Console, total: Int64?) {
         self.console = console
         self.total = total
     }
@@ -207,7 +210,8 @@ final class ProgressBar: @unchecked Sendable {
         let fraction = progress.fraction ?? 0
         let percent = Int(fraction * 100)
         let done = ByteSize.text(progress.bytes)
-        let all = ByteSize.text(total)
+        if let known = progress.total { total = known }
+        let all = total.map(ByteSize.text) ?? "?"
         let rate = ByteSize.rate(progress.bytesPerSecond)
         if console.stderrIsTerminal {
             let width = 30

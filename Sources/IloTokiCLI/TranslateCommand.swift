@@ -149,7 +149,7 @@ struct TranslateCommand {
         guard let entry else { return CLIError("\(name ?? "The model") is not on this device.") }
         let what = name.map { "\($0) is not downloaded yet" } ?? "No translation model is installed yet"
         return CLIError(
-            "\(what). Download \(entry.displayName) (\(entry.sizeText)) with: ilotoki models download \(entry.id)")
+            "\(what). Download \(entry.displayName) (\(entry.sizeText())) with: ilotoki models download \(entry.id)")
     }
 
     // MARK: - Translating

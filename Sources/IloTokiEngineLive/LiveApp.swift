@@ -8,7 +8,7 @@ public enum LiveApp {
     /// The app model a front end holds.
     /// - Parameters:
     ///   - directories: where the models, settings and history live.
-    ///   - environment: `ILOTOKI_CATALOG` (another catalog file) and `HF_ENDPOINT` (a mirror).
+    ///   - environment: `ILOTOKI_CATALOG` (another catalog file) and `HF_ENDPOINT` (a mirror), `HF_TOKEN` (a token for the Hub).
     ///   - engine: how the engine runs.
     ///   - isFontInstalled: whether a font family can be drawn with on this device.
     /// - Throws: `CatalogError` for a catalog file that cannot be read: said to the user, never
@@ -24,7 +24,7 @@ public enum LiveApp {
             engine.calibrationFile = directories.home.appendingPathComponent("head-calibration.json")
         }
         return TranslatorModel(
-            store: store, engineLoader: LiveEngineLoader(options: engine), endpoint: ModelCatalog.mirror(in: environment),
+            store: store, engineLoader: LiveEngineLoader(options: engine), access: HubAccess.from(environment: environment),
             isFontInstalled: isFontInstalled)
     }
 }

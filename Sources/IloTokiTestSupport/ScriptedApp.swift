@@ -17,11 +17,14 @@ public struct ScriptedApp {
 
     public func store() -> ModelStore { ModelStore(directories: directories, catalog: catalog) }
 
-    /// Puts a catalog model's file in place: "GGUF" and then zeros, as many bytes as the catalog says.
+    /// Puts a catalog model's file in place: "GGUF" and then zeros (a sparse file: no disk), as
+    /// many bytes as the catalog says (or estimates, for a model resolved from the Hub).
     public func install(_ entry: CatalogEntry) throws {
-        var bytes = Data("GGUF".utf8)
-        if entry.bytes > 4 { bytes.append(Data(count: Int(entry.bytes) - 4)) }
-        try bytes.write(to: store().fileURL(for: entry))
+        let url = store().fileURL(for: entry)
+        try Data("GGUF".utf8).write(to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: UInt64(max(entry.bytes ?? entry.approximateBytes ?? 1024, 4)))
     }
 
     /// The app model. Every load hands out `engine` (after `load`, when given).

@@ -60,6 +60,7 @@ public final class TestHTTPServer: Sendable {
 
     private struct Redirect {
         var target: String
+        var host: String
         var linkedEtag: String?
         var linkedSize: Int?
     }
@@ -130,9 +131,10 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Answers `path` with a 302 to `target`, carrying `X-Linked-Etag` (quoted) and
-    /// `X-Linked-Size` as Hugging Face does for `resolve/` URLs.
-    public func redirect(_ path: String, to target: String, linkedEtag: String?, linkedSize: Int?) {
-        state.withLock { $0.redirects[path] = Redirect(target: target, linkedEtag: linkedEtag, linkedSize: linkedSize) }
+    /// `X-Linked-Size` as Hugging Face does for `resolve/` URLs. `host` names this server by
+    /// another name in the `Location` (`localhost`: the other host a CDN is).
+    public func redirect(_ path: String, to target: String, linkedEtag: String?, linkedSize: Int?, host: String = "127.0.0.1") {
+        state.withLock { $0.redirects[path] = Redirect(target: target, host: host, linkedEtag: linkedEtag, linkedSize: linkedSize) }
     }
 
     /// Queues faults for the next responses to `path`, one per response.
@@ -199,7 +201,7 @@ public final class TestHTTPServer: Sendable {
             return
         }
         if let redirect = state.withLock({ $0.redirects[path] }) {
-            var extra = "Location: \(baseURL.absoluteString)\(redirect.target)\r\n"
+            var extra = "Location: http://\(redirect.host):\(port)\(redirect.target)\r\n"
             if let etag = redirect.linkedEtag { extra += "X-Linked-Etag: \"\(etag)\"\r\n" }
             if let size = redirect.linkedSize { extra += "X-Linked-Size: \(size)\r\n" }
             extra += "ETag: \"redirect-\(path.hashValue)\"\r\n"

@@ -52,8 +52,8 @@ import Testing
         let result = try await run(["jan li moku e kili"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains("ilotoki models download milmmt-46-1b-v1-1-q8-0"))
-        #expect(result.stderr.contains("1.39 GB"))
+        #expect(result.stderr.contains("ilotoki models download milmmt-46-1b-v1-3-q8-0"))
+        #expect(result.stderr.contains("(≈\u{00A0}1.39 GB)"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
@@ -281,7 +281,7 @@ import Testing
         let sha256 = SHA256.hex(of: Self.payload)
         let server = try TestHTTPServer()
         server.serve("/cdn/model.gguf", data: Self.payload)
-        server.redirect(Self.entry.url.path, to: "/cdn/model.gguf", linkedEtag: sha256, linkedSize: Self.payload.count)
+        server.redirect(Self.entry.url!.path, to: "/cdn/model.gguf", linkedEtag: sha256, linkedSize: Self.payload.count)
         server.addFaults([.stallAfter(3 << 20)], for: "/cdn/model.gguf")
         let environment = try environment(server)
 
@@ -353,7 +353,7 @@ import Testing
 
     @Test func aMirrorThatAnswersWithAWebPageIsNamed() async throws {
         let server = try TestHTTPServer()
-        server.serve(Self.entry.url.path, data: Data("<html><body>Please log in</body></html>".utf8), contentType: "text/html")
+        server.serve(Self.entry.url!.path, data: Data("<html><body>Please log in</body></html>".utf8), contentType: "text/html")
         let environment = try environment(server, home: "home-html")
         let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
         #expect(result.status == 1)
@@ -364,7 +364,7 @@ import Testing
     @Test func aPlainMirrorWithoutAnSHA256SaysTheSizeWasChecked() async throws {
         // A mirror that is a plain file server (nginx, say): no redirect, no X-Linked-Etag.
         let server = try TestHTTPServer()
-        server.serve(Self.entry.url.path, data: Self.payload)
+        server.serve(Self.entry.url!.path, data: Self.payload)
         let environment = try environment(server, home: "home-plain")
         let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")

@@ -67,7 +67,7 @@ import Testing
         let mirrored = TranslatorModel(
             store: ModelStore(directories: AppDirectories(home: home.file("mirrored")), catalog: ModelCatalog(entries: [Self.current])),
             engineLoader: ScriptedEngineLoader { _ in ScriptedEngine { _ in [" mi"] } }, downloader: ScriptedDownloader(),
-            availableMemory: { 1 << 40 }, endpoint: "https://hf-mirror.example")
+            availableMemory: { 1 << 40 }, access: HubAccess(mirror: "https://hf-mirror.example"))
         await mirrored.launch()
         #expect(screen(mirrored).hint?.text.contains("from hf-mirror.example, once") == true)
         mirrored.perform(.acceptLicence)
@@ -96,7 +96,7 @@ import Testing
         #expect(shown.slab == MainScreen.Slab(title: "Resume the download · 25%", isEnabled: true, action: .resumeDownload(Self.current)))
 
         #expect(model.perform(.pressSlab) == .done)  // resumes: the licence was accepted
-        try downloader.install(contents: Data(count: Int(Self.current.bytes)))
+        try downloader.install(contents: Data(count: Int(Self.current.bytes!)))
         #expect(await eventually { model.modelState == .loading }, "loading")
         shown = self.screen(model)
         #expect(shown.target.text == "Loading the model…")
@@ -210,6 +210,24 @@ import Testing
         await model.launch()
         #expect(screen(model).header.showsNewerModelDot)
         #expect(screen(model).header.modelLine == "Old")
+    }
+
+    /// With this release's catalog: someone who has 1.1 sees that 1.3 is out, and the models
+    /// page offers it at its estimated size until the Hub gives the exact one.
+    @Test func peopleWithOneOneSeeThatOneThreeIsOut() async throws {
+        let app = ScriptedApp("screen-release", catalog: .standard)
+        let installed = try #require(ModelCatalog.standard.entry(id: "milmmt-46-1b-v1-1-q8-0"))
+        try app.install(installed)
+        let model = app.model(engine: ScriptedEngine { _ in [" mi"] })
+        await model.launch()
+        let shown = screen(model)
+        #expect(shown.header.showsNewerModelDot)
+        #expect(shown.header.modelLine == "ilo-toki-1.1-MiLMMT-46-1b")
+        let page = ModelsPage(model: model, strings: Self.strings)
+        let newest = try #require(page.rows.first)
+        #expect(newest.id == "milmmt-46-1b-v1-3-q8-0" && !newest.isDeprecated)
+        #expect(newest.facts.hasPrefix("≈\u{00A0}1.39 GB · Q8_0 · "))
+        #expect(page.rows.first { $0.id == installed.id }?.isDeprecated == true)
     }
 
     @Test func noticesAreShownUnderThePlates() async throws {

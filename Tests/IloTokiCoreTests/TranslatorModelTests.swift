@@ -175,6 +175,84 @@ import Testing
         #expect(await loads.paths.count == 2)
     }
 
+    // MARK: - A stand-in while the chosen model downloads
+
+    @Test func theModelOnTheDeviceAnswersWhileTheChosenOneDownloads() async throws {
+        try install(Self.old)  // a queryAnswer model
+        let engine = Self.echoEngine()
+        let loads = LoadCounter()
+        let model = try model(engine: engine, loads: loads)
+        await model.launch()
+        #expect(model.newerModelAvailable)
+        model.perform(.acceptLicence)
+        model.perform(.download(id: Self.current.id))
+        // The download makes the newer one the choice; the old one answers meanwhile, and says so.
+        #expect(model.selectedModel?.id == "current" && model.settings.selectedModelID == "current")
+        #expect(model.awaitedModel?.id == "current")
+        #expect(model.modelState == .ready && model.slabAction == .translate)
+        #expect(!model.newerModelAvailable, "the dot has done its work once the newer one is on its way")
+        let header = MainScreen(model: model, strings: UIStrings(language: .english)).header
+        #expect(header.modelLine == "Old")
+        #expect(header.standIn == "Answering until Current is here")
+        #expect(header.download != nil)
+
+        model.perform(.setDirection(direction: .tokiPonaToEnglish))
+        model.perform(.setSourceText(text: "mi moku"))
+        model.perform(.pressSlab)
+        #expect(await eventually { model.translationState == .done }, "translated by the stand-in")
+        // The prompt is in the format of the model that answers, not the chosen one's.
+        #expect(engine.prompts.last?.prompt == "Translate Toki Pona to English.\nQuery: mi moku\nAnswer:")
+        #expect(model.history.entries.first?.modelID == "old")
+
+        // Once it is here, the chosen model takes over; the stand-in line goes.
+        try downloader.install()
+        #expect(await eventually { model.loadedModel?.id == "current" }, "the chosen model loaded")
+        #expect(model.awaitedModel == nil)
+        #expect(MainScreen(model: model, strings: UIStrings(language: .english)).header.standIn == nil)
+        #expect(await loads.paths.count == 2)
+    }
+
+    @Test func aPausedDownloadKeepsItsChoiceAcrossLaunches() async throws {
+        try install(Self.old)
+        let first = try model()
+        await first.launch()
+        first.perform(.acceptLicence)
+        first.perform(.download(id: Self.current.id))
+        downloader.progress(bytes: 2)
+        first.perform(.pauseDownload)
+        #expect(await eventually { if case .paused? = first.activeDownload?.phase { true } else { false } }, "paused")
+        await first.flushWrites()
+        try Data("GG".utf8).write(to: try store().partURL(for: Self.current))
+
+        let again = try model()
+        await again.launch()
+        #expect(again.selectedModel?.id == "current", "a partial download is on its way, not gone")
+        #expect(again.loadedModel?.id == "old" && again.awaitedModel?.id == "current")
+    }
+
+    @Test func whenTheChosenModelIsGoneTheNewestOnTheDeviceIsChosen() async throws {
+        try install(Self.current)
+        try install(Self.old)
+        let model = try model()
+        await model.launch()
+        await model.run(.use(id: "old"))
+        #expect(model.settings.selectedModelID == "old")
+        await model.run(.delete(id: "old"))
+        #expect(model.selectedModel?.id == "current")
+        #expect(model.settings.selectedModelID == "current")
+        #expect(model.loadedModel?.id == "current")
+
+        // A file that went while the app was closed: the next launch falls back too.
+        await model.run(.use(id: "current"))
+        await model.flushWrites()
+        try install(Self.old)
+        try FileManager.default.removeItem(at: try store().fileURL(for: Self.current))
+        let again = try self.model()
+        await again.launch()
+        #expect(again.selectedModel?.id == "old" && again.loadedModel?.id == "old")
+        #expect(again.awaitedModel == nil)
+    }
+
     // MARK: - Translating
 
     /// Lets the scripted engine hand out its next piece: waits until it sleeps on `clock`, then

@@ -41,6 +41,10 @@ public enum ByteSize {
 }
 
 extension CatalogEntry {
-    /// The download's size, e.g. "1.39 GB".
-    public var sizeText: String { ByteSize.text(bytes) }
+    /// The download's size, e.g. "1.39 GB": exact when `exact` or the catalog knows it, else
+    /// the estimate marked as one ("≈ 1.39 GB"), else "?".
+    public func sizeText(exact: Int64? = nil) -> String {
+        if let bytes = exact ?? bytes { return ByteSize.text(bytes) }
+        return approximateBytes.map { "≈\u{00A0}" + ByteSize.text($0) } ?? "?"
+    }
 }

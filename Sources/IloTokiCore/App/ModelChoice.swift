@@ -70,7 +70,7 @@ extension ModelStore {
     /// The file's size on disk.
     public func bytes(of choice: ModelChoice) -> Int64? {
         switch choice {
-        case .catalog(let entry): entry.bytes
+        case .catalog(let entry): fileSize(fileURL(for: entry)) ?? expectedBytes(for: entry)
         case .sideloaded(let model):
             (try? FileManager.default.attributesOfItem(atPath: model.path)[.size] as? NSNumber)?.int64Value
         }

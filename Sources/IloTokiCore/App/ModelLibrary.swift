@@ -48,17 +48,17 @@ public final class ModelLibrary {
     public private(set) var copiedFileBytes: [String: Int64] = [:]
 
     @ObservationIgnored private let downloader: any ModelDownloading
-    @ObservationIgnored let endpoint: String?
+    @ObservationIgnored let access: HubAccess
     @ObservationIgnored private var download: ModelDownload?
     @ObservationIgnored private var downloadTask: Task<Void, Never>?
     /// Told of every event of the download that is shown (the app model follows it: the
     /// target plate's message, loading the model once it is installed).
     @ObservationIgnored var onEvent: (@MainActor (DownloadEvent, CatalogEntry) async -> Void)?
 
-    public init(store: ModelStore, downloader: any ModelDownloading, endpoint: String?) {
+    public init(store: ModelStore, downloader: any ModelDownloading, access: HubAccess) {
         self.store = store
         self.downloader = downloader
-        self.endpoint = endpoint
+        self.access = access
     }
 
     public var catalog: ModelCatalog { store.catalog }
@@ -108,11 +108,17 @@ public final class ModelLibrary {
         }
     }
 
-    /// The model launching would load: the chosen one if it is here, else any that is.
+    /// The model launching would load: the chosen one if it is here, else the newest that is.
     public func usableModel(chosen id: String?) -> ModelChoice? {
         if let chosen = id.flatMap(choice(id:)), isAvailable(chosen) { return chosen }
-        return statuses.first { $0.state == .installed }.map { .catalog($0.entry) }
-            ?? sideloaded.first { !$0.isMissing }.map(ModelChoice.sideloaded)
+        return newestOnDevice
+    }
+
+    /// The newest model on the device: the first installed in catalog order (the catalog lists
+    /// the newest first), else the added file added last.
+    public var newestOnDevice: ModelChoice? {
+        statuses.first { $0.state == .installed }.map { .catalog($0.entry) }
+            ?? sideloaded.filter { !$0.isMissing }.max { $0.addedAt < $1.addedAt }.map(ModelChoice.sideloaded)
     }
 
     // MARK: - Downloads
@@ -124,8 +130,8 @@ public final class ModelLibrary {
     public func startDownload(_ entry: CatalogEntry) -> AsyncThrowingStream<DownloadEvent, Error> {
         abandonDownload()
         let partial: Int64 = if case .partial(let bytes) = store.state(of: entry) { bytes } else { 0 }
-        activeDownload = DownloadStatus(entry: entry, phase: .running(DownloadProgress(bytes: partial, total: entry.bytes, bytesPerSecond: 0)))
-        let handle = downloader.start(DownloadRequest(entry: entry, store: store, endpoint: endpoint))
+        activeDownload = DownloadStatus(entry: entry, phase: .running(DownloadProgress(bytes: partial, total: store.expectedBytes(for: entry), bytesPerSecond: 0)))
+        let handle = downloader.start(DownloadRequest(entry: entry, store: store, access: access))
         download = handle
         let (relay, continuation) = AsyncThrowingStream<DownloadEvent, Error>.makeStream(bufferingPolicy: .bufferingNewest(64))
         // The task reads the events to their end, even once this download is no longer the

@@ -25,6 +25,28 @@ extension TranslatorModel {
         preferences.load()
         direction = settings.lastDirection
         selectedModel = settings.selectedModelID.flatMap(library.choice(id:)) ?? store.catalog.defaultEntry.map(ModelChoice.catalog)
+        fallBackIfTheChoiceIsGone()
+    }
+
+    /// When the chosen model is no longer on the device (deleted, its file gone) and is not on
+    /// its way (no download, nothing partial), the newest model that is here becomes the choice.
+    /// With nothing here, the choice stays: it is what the slab offers to download.
+    func fallBackIfTheChoiceIsGone() {
+        guard let chosen = selectedModel, !library.isAvailable(chosen) else { return }
+        if case .catalog(let entry) = chosen {
+            if library.activeDownload?.entry.id == entry.id { return }
+            if case .partial = library.state(of: entry) { return }
+        }
+        guard let newest = library.newestOnDevice else { return }
+        selectedModel = newest
+        if store.homeProblem == nil, settings.selectedModelID != nil { preferences.change { $0.selectedModelID = newest.id } }
+    }
+
+    /// The chosen model while another one answers in its place: it is downloading, paused, or
+    /// not downloaded, and the model that is loaded translates until it is here.
+    public var awaitedModel: ModelChoice? {
+        guard let chosen = selectedModel, let loaded = loadedModel, chosen.id != loaded.id, !library.isAvailable(chosen) else { return nil }
+        return chosen
     }
 
     /// The model launching would load: the chosen one if it is here, else any that is.
@@ -69,9 +91,8 @@ extension TranslatorModel {
         }
         // What failed to load may be what went; the state then says what is on disk.
         if case .failed = loadPhase { loadPhase = .idle }
-        if engine == nil, let other = library.statuses.first(where: { $0.state == .installed }) {
-            await load(.catalog(other.entry))
-        }
+        fallBackIfTheChoiceIsGone()
+        if engine == nil, let usable = usableModel { await load(usable) }
         return outcome
     }
 
@@ -163,6 +184,13 @@ extension TranslatorModel {
         return .done
     }
 
+    /// The model being downloaded becomes the choice: the loaded one stands in until it is here.
+    private func choose(_ entry: CatalogEntry) {
+        guard selectedModel?.id != entry.id else { return }
+        selectedModel = .catalog(entry)
+        preferences.change { $0.selectedModelID = entry.id }
+    }
+
     /// Starts (or resumes) downloading a catalog model, as `.download(id:)` does, and returns
     /// its events for a front end that shows more than the library does (the command line's
     /// progress bar).
@@ -171,6 +199,7 @@ extension TranslatorModel {
         guard settings.acceptedModelLicence else { return nil }
         // The first-run hint pointed here: once a download has begun it has done its work.
         if !settings.firstRunHintDone { preferences.change { $0.firstRunHintDone = true } }
+        choose(entry)
         return library.startDownload(entry)
     }
 
@@ -179,6 +208,7 @@ extension TranslatorModel {
         guard let entry = activeDownload?.entry else { return .done }
         do {
             try await library.delete(.catalog(entry))
+            fallBackIfTheChoiceIsGone()
             return .done
         } catch {
             return .failed(reason: error.localizedDescription)

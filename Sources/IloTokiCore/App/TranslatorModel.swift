@@ -185,7 +185,7 @@ public final class TranslatorModel {
     ///   - engineLoader: loads a model file: `IloTokiEngineLive.LiveEngineLoader` runs llama.cpp.
     ///   - downloader: downloads catalog models.
     ///   - availableMemory: bytes the system can give a model now (`MemAvailable`).
-    ///   - endpoint: a Hugging Face mirror (`HF_ENDPOINT`), if any.
+    ///   - access: a Hugging Face mirror (`HF_ENDPOINT`) and token (`HF_TOKEN`), if any.
     ///   - clock: times the pause before translating while typing (tests pass one they move by hand).
     ///   - isFontInstalled: whether a font family can be drawn with on this device.
     public init(
@@ -193,7 +193,7 @@ public final class TranslatorModel {
         engineLoader: any EngineLoading,
         downloader: any ModelDownloading = ModelDownloader(),
         availableMemory: @escaping @Sendable () -> Int64? = { DeviceMemory.available() },
-        endpoint: String? = nil,
+        access: HubAccess = HubAccess(),
         clock: any Clock<Duration> = ContinuousClock(),
         isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }
     ) {
@@ -201,7 +201,7 @@ public final class TranslatorModel {
         self.isFontInstalled = isFontInstalled
         self.engineLoader = engineLoader
         self.availableMemory = availableMemory
-        library = ModelLibrary(store: store, downloader: downloader, endpoint: endpoint)
+        library = ModelLibrary(store: store, downloader: downloader, access: access)
         preferences = Preferences(directories: store.directories, canWrite: store.homeProblem == nil)
         preferences.onProblem = { [weak self] in self?.note($0) }
         library.onEvent = { [weak self] event, entry in await self?.follow(event, for: entry) }
@@ -219,13 +219,14 @@ public final class TranslatorModel {
     public var modelState: ModelState {
         let entry = modelToDownload
         let stored = entry.flatMap { entry in library.statuses.first { $0.entry.id == entry.id }?.state }
-        return ModelState.derive(load: loadPhase, download: library.activeDownload?.phase, stored: stored, total: entry?.bytes)
+        return ModelState.derive(load: loadPhase, download: library.activeDownload?.phase, stored: stored, total: entry.flatMap(store.expectedBytes(for:)))
     }
 
     /// Whether a newer model than the one in use is in the catalog (shown as a dot, never forced).
     public var newerModelAvailable: Bool {
         guard let current = loadedModel ?? selectedModel, current.isDeprecated else { return false }
-        return store.catalog.defaultEntry.map { !$0.deprecated && $0.id != current.id } ?? false
+        // Once the newer one is chosen (downloading, or waiting to), the dot has done its work.
+        return store.catalog.defaultEntry.map { !$0.deprecated && $0.id != current.id && $0.id != selectedModel?.id } ?? false
     }
 
     /// Phrases to offer while the source plate is empty.

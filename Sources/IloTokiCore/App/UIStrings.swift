@@ -26,6 +26,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case licenceApp, licenceLlama, licenceUIFont, licenceSitelenFont, licenceWords
     case seeAlso, wordCredit, closeWord  // a Toki Pona word's dictionary entry
     case firstRunHint, firstRunHintDismiss  // hint: %@ = the host the translator comes from
+    case standingIn  // %@ = the chosen model, not here yet: the loaded one answers until it is
     case usageCore, usageCommon, usageUncommon, usageObscure, usageSandbox
     case licenceModels  // %@ = the models' licence and where to read it
     case sitelenFontChosenMissing  // %@ = font family
@@ -96,6 +97,7 @@ public struct UIStrings: Sendable {
         .licenceSitelenFont: "sitelen seli kiwen asuki by Kreative Korp, the sitelen pona font — SIL Open Font License 1.1",
         .licenceWords: "lipu Linku's dictionary of Toki Pona words (definitions in English) — CC BY-SA 4.0",
         .firstRunHint: "The translator comes from %@, once: press the button below.",
+        .standingIn: "Answering until %@ is here",
         .firstRunHintDismiss: "Got it",
         .seeAlso: "See also", .wordCredit: "From lipu Linku (CC BY-SA 4.0). Definitions are in English.", .closeWord: "Close",
         .usageCore: "core word", .usageCommon: "common word", .usageUncommon: "uncommon word", .usageObscure: "obscure word",
@@ -140,6 +142,7 @@ public struct UIStrings: Sendable {
         .licenceSitelenFont: "sitelen seli kiwen asuki (Kreative Korp), шрифт sitelen pona, — SIL Open Font License 1.1",
         .licenceWords: "Словарь слов токипоны lipu Linku (определения на английском) — CC BY-SA 4.0",
         .firstRunHint: "Переводчик скачивается один раз, с %@: нажмите кнопку внизу.",
+        .standingIn: "Отвечает, пока не скачается %@",
         .firstRunHintDismiss: "Понятно",
         .seeAlso: "См. также", .wordCredit: "Из lipu Linku (CC BY-SA 4.0). Определения на английском.", .closeWord: "Закрыть",
         .usageCore: "основное слово", .usageCommon: "частое слово", .usageUncommon: "редкое слово",
@@ -184,6 +187,7 @@ public struct UIStrings: Sendable {
         .licenceSitelenFont: "sitelen seli kiwen asuki (Kreative Korp), phông sitelen pona — SIL Open Font License 1.1",
         .licenceWords: "Từ điển lipu Linku các từ Toki Pona (định nghĩa bằng tiếng Anh) — CC BY-SA 4.0",
         .firstRunHint: "Bộ dịch được tải một lần, từ %@: bấm nút bên dưới.",
+        .standingIn: "Tạm dịch cho đến khi có %@",
         .firstRunHintDismiss: "Đã hiểu",
         .seeAlso: "Xem thêm", .wordCredit: "Theo lipu Linku (CC BY-SA 4.0). Định nghĩa bằng tiếng Anh.", .closeWord: "Đóng",
         .usageCore: "từ cốt lõi", .usageCommon: "từ thông dụng", .usageUncommon: "từ ít dùng", .usageObscure: "từ hiếm",
@@ -228,6 +232,7 @@ public struct UIStrings: Sendable {
         .licenceSitelenFont: "sitelen seli kiwen asuki (Kreative Korp) li sitelen e sitelen pona — lawa SIL Open Font License 1.1",
         .licenceWords: "lipu Linku pi nimi toki pona (sona li lon toki Inli) — lawa CC BY-SA 4.0",
         .firstRunHint: "ilo ante li kama tan %@ lon tenpo wan: o luka e nena anpa.",
+        .standingIn: "ni li pali. %@ li kama",
         .firstRunHintDismiss: "sona",
         .seeAlso: "o lukin kin e", .wordCredit: "tan lipu Linku (CC BY-SA 4.0). sona li lon toki Inli.", .closeWord: "o pini",
         .usageCore: "nimi suli", .usageCommon: "nimi mute", .usageUncommon: "nimi lili", .usageObscure: "nimi pi jan lili",

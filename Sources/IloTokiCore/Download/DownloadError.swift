@@ -33,6 +33,12 @@ public enum DownloadError: Error, LocalizedError, Equatable, Sendable {
     case cannotRead(String, reason: String)
     /// The Hugging Face mirror in `HF_ENDPOINT` did not give the model.
     case mirrorFailed(mirror: String, url: String, reason: String)
+    /// The Hub has no repository of that name (or it is private and the token may not read it).
+    case repositoryNotFound(repository: String, host: String, tokenSent: Bool)
+    /// The repository's listing gives no file to download (none of the quantization, several, split).
+    case hubListing(repository: String, host: String, problem: String)
+    /// The repository's file changed between two attempts of one download; the `.part` was deleted.
+    case listingChanged(repository: String, was: String, now: String)
 
     public var errorDescription: String? {
         switch self {
@@ -66,6 +72,15 @@ public enum DownloadError: Error, LocalizedError, Equatable, Sendable {
             "Cannot read \(path): \(Self.clause(reason))."
         case .mirrorFailed(let mirror, let url, let reason):
             "The mirror HF_ENDPOINT=\(mirror) did not give the model (\(Self.clause(reason)) for \(url)). Check that the mirror has this model, or unset HF_ENDPOINT to download from Hugging Face."
+        case .repositoryNotFound(let repository, let host, let tokenSent):
+            "The model repository \(repository) was not found on \(host). "
+                + (tokenSent
+                    ? "The token in HF_TOKEN may not read it either: check that it is right, or update ilo toki."
+                    : "If it is private or gated, set HF_TOKEN to a token that may read it; otherwise update ilo toki.")
+        case .hubListing(let repository, let host, let problem):
+            "The model repository \(repository) on \(host) cannot be downloaded from: \(Self.clause(problem)). Nothing was downloaded. Update ilo toki, or download a GGUF file yourself and add it with `ilotoki models add`."
+        case .listingChanged(let repository, let was, let now):
+            "The model in \(repository) changed since this download began (it was \(was), it is now \(now)), so the part downloaded so far was deleted. Start the download again to get the new file."
         }
     }
 

@@ -15,7 +15,9 @@ import IloTokiLocking
 
 /// One download, from claiming the file to installing it.
 final class DownloadJob: @unchecked Sendable {
-    let request: DownloadRequest
+    /// What to download; a Hub file's address, size and sha256 are filled in from the Hub's
+    /// listing before the transfer begins, and never change after.
+    private(set) var request: DownloadRequest
     let configuration: ModelDownloader.Configuration
     let continuation: AsyncThrowingStream<DownloadEvent, Error>.Continuation
     let part: URL
@@ -56,6 +58,7 @@ final class DownloadJob: @unchecked Sendable {
         } catch {
             throw DownloadError.cannotWrite(directory.path, reason: error.localizedDescription)
         }
+        let resolved = try await resolveHubFile()
         // Refuse before a byte is written when the rest of the file cannot fit.
         let existing = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value ?? 0
         if let expected = request.expectedBytes, let available = configuration.freeSpace(directory) {
@@ -75,6 +78,7 @@ final class DownloadJob: @unchecked Sendable {
 
         let size = currentSize()
         metadata = size > 0 ? (JSONFile.read(PartMetadata.self, from: metadataURL).value ?? PartMetadata()) : PartMetadata()
+        if let resolved { try keepResolution(resolved, partSize: size) }
         if let expected = request.expectedBytes, size > expected {
             try truncate()
             metadata = PartMetadata()
@@ -95,6 +99,51 @@ final class DownloadJob: @unchecked Sendable {
             throw error
         }
         try await verifyAndInstall()
+    }
+
+    // MARK: - The Hub's file
+
+    /// For a Hub file: which file, its size and sha256, from the repository's listing; the
+    /// request then points at it. Fails before anything is written.
+    private func resolveHubFile() async throws -> ResolvedFile? {
+        guard let hub = request.hub else { return nil }
+        let resolver = HubResolver(access: request.access, timeout: configuration.idleTimeout)
+        let resolved = try await resolver.resolve(repository: hub.repository, revision: hub.revision, quantization: hub.quantization)
+        if let pinned = request.expectedSHA256, let sha256 = resolved.sha256, pinned != sha256 {
+            throw DownloadError.hubListing(
+                repository: hub.repository, host: request.access.host,
+                problem: "its \(resolved.path) has sha256 \(sha256), not the \(pinned) this version of ilo toki expects")
+        }
+        request.url = resolver.resolveURL(repository: hub.repository, revision: hub.revision, path: resolved.path)
+        request.expectedBytes = resolved.bytes
+        request.expectedSHA256 = request.expectedSHA256 ?? resolved.sha256
+        return resolved
+    }
+
+    /// Compares the Hub's file with the one the bytes so far belong to, and records it beside
+    /// the model (the models page reads its size from there). A different file deletes the
+    /// `.part`: its bytes can never complete the new one.
+    private func keepResolution(_ resolved: ResolvedFile, partSize: Int64) throws {
+        let record = ModelStore.sourceRecordURL(for: request.destination)
+        if partSize > 0 {
+            if let earlier = JSONFile.read(ResolvedFile.self, from: record).value {
+                if !earlier.isSameFile(as: resolved) {
+                    discardPart()
+                    try? FileManager.default.removeItem(at: record)
+                    throw DownloadError.listingChanged(repository: resolved.repository, was: earlier.summary, now: resolved.summary)
+                }
+            } else {
+                // Bytes of an unknown file: start over rather than mix them with this one.
+                try truncate()
+                metadata = PartMetadata()
+                try? FileManager.default.removeItem(at: metadataURL)
+            }
+        }
+        do {
+            try JSONFile.write(resolved, to: record)
+        } catch {
+            throw DownloadError.cannotWrite(record.path, reason: error.localizedDescription)
+        }
     }
 
     // MARK: - Transfer
@@ -223,6 +272,9 @@ final class DownloadJob: @unchecked Sendable {
         urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         urlRequest.setValue("ilotoki", forHTTPHeaderField: "User-Agent")
+        if let authorization = request.access.authorization(for: request.url) {
+            urlRequest.setValue(authorization, forHTTPHeaderField: "Authorization")
+        }
         if useRange {
             let end = knownTotal.map { min(offset + window, $0) - 1 }
             urlRequest.setValue("bytes=\(offset)-\(end.map(String.init) ?? "")", forHTTPHeaderField: "Range")
@@ -242,6 +294,7 @@ final class DownloadJob: @unchecked Sendable {
                 if case .write(let start) = decision { remember(info, restarting: start == 0) }
                 return decision
             },
+            authorization: { [access = request.access] url in access.authorization(for: url) },
             redirectDropsRange: { info in
                 // The redirect says the file is not the one the bytes so far belong to.
                 sendRange && stored.linkedEtag != nil && info.linkedEtag != nil && info.linkedEtag != stored.linkedEtag
@@ -332,6 +385,7 @@ final class DownloadJob: @unchecked Sendable {
     private func discardPart() {
         try? FileManager.default.removeItem(at: part)
         try? FileManager.default.removeItem(at: metadataURL)
+        if request.hub != nil { try? FileManager.default.removeItem(at: ModelStore.sourceRecordURL(for: request.destination)) }
     }
 
     // MARK: - Errors

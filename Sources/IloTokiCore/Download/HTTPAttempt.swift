@@ -75,6 +75,7 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let decide: (ResponseInfo) -> Decision
     private let onWrite: (Int64) -> Void
     private let redirectDropsRange: (ResponseInfo) -> Bool
+    private let authorization: (URL?) -> String?
 
     // Touched only on the session's delegate queue (serial), and by `result` once it completed.
     private var offset: Int64 = 0
@@ -90,15 +91,18 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// - Parameters:
     ///   - descriptor: the `.part` file, open for writing.
     ///   - decide: what to do with the response.
+    ///   - authorization: the `Authorization` a request to a URL may carry (the token goes to
+    ///     the endpoint's host only, never to the host a redirect leads to).
     ///   - redirectDropsRange: whether a redirect's `X-Linked-Etag` shows the file changed (then
     ///     the redirected request goes without `Range`).
     ///   - onWrite: called with the file's new size after every chunk.
     init(
-        descriptor: Int32, decide: @escaping (ResponseInfo) -> Decision,
+        descriptor: Int32, decide: @escaping (ResponseInfo) -> Decision, authorization: @escaping (URL?) -> String? = { _ in nil },
         redirectDropsRange: @escaping (ResponseInfo) -> Bool, onWrite: @escaping (Int64) -> Void
     ) {
         self.descriptor = descriptor
         self.decide = decide
+        self.authorization = authorization
         self.redirectDropsRange = redirectDropsRange
         self.onWrite = onWrite
     }
@@ -142,6 +146,7 @@ final class HTTPAttempt: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // ETag is a different value.
         let info = remember(response)
         var next = request
+        next.setValue(authorization(next.url), forHTTPHeaderField: "Authorization")
         if redirectDropsRange(info) {
             next.setValue(nil, forHTTPHeaderField: "Range")
             next.setValue(nil, forHTTPHeaderField: "If-Range")

@@ -1,5 +1,16 @@
 import Foundation
 
+/// Where a catalog model's file comes from.
+public enum ModelSource: Hashable, Sendable {
+    /// A file at a fixed address, of a known size.
+    case file(URL, bytes: Int64)
+    /// A Hugging Face repository: the file of the entry's quantization, its size and its sha256
+    /// are read from the Hub's listing when the download starts (`HubResolver`).
+    /// `approximateBytes` is what the page says before that (a model of the same base and
+    /// quantization), shown as an estimate.
+    case hub(repository: String, revision: String, approximateBytes: Int64?)
+}
+
 /// A model the app can download.
 public struct CatalogEntry: Identifiable, Hashable, Codable, Sendable {
     /// Stable identifier, persisted in settings and history; never changes.
@@ -9,9 +20,7 @@ public struct CatalogEntry: Identifiable, Hashable, Codable, Sendable {
     /// The quantization, e.g. "Q8_0".
     public let quantization: String
     /// Where the file is downloaded from.
-    public let url: URL
-    /// The file's exact size in bytes.
-    public let bytes: Int64
+    public let source: ModelSource
     /// The prompt format the model was fine-tuned on.
     public let format: PromptFormat
     /// Superseded: still usable, no longer offered first. Deleted a release later.
@@ -20,32 +29,113 @@ public struct CatalogEntry: Identifiable, Hashable, Codable, Sendable {
     /// verifies the download.
     public let sha256: String?
 
+    /// An entry whose file has a fixed address and size.
     public init(
         id: String, displayName: String, quantization: String, url: URL, bytes: Int64, format: PromptFormat,
+        deprecated: Bool, sha256: String?
+    ) {
+        self.init(
+            id: id, displayName: displayName, quantization: quantization, source: .file(url, bytes: bytes), format: format,
+            deprecated: deprecated, sha256: sha256)
+    }
+
+    public init(
+        id: String, displayName: String, quantization: String, source: ModelSource, format: PromptFormat,
         deprecated: Bool, sha256: String?
     ) {
         self.id = id
         self.displayName = displayName
         self.quantization = quantization
-        self.url = url
-        self.bytes = bytes
+        self.source = source
         self.format = format
         self.deprecated = deprecated
         self.sha256 = sha256
     }
 
-    /// The file name in the models directory: the last part of the URL.
-    public var fileName: String { url.lastPathComponent }
+    /// The file's address, when the catalog names one (a Hub entry's comes from its listing).
+    public var url: URL? {
+        if case .file(let url, _) = source { return url }
+        return nil
+    }
+
+    /// The file's exact size, when the catalog knows it (a Hub entry's comes from its listing).
+    public var bytes: Int64? {
+        if case .file(_, let bytes) = source { return bytes }
+        return nil
+    }
+
+    /// The Hub repository the file is resolved from, if it is.
+    public var repository: (name: String, revision: String)? {
+        if case .hub(let name, let revision, _) = source { return (name, revision) }
+        return nil
+    }
+
+    /// The size to show before the exact one is known.
+    public var approximateBytes: Int64? {
+        switch source {
+        case .file(_, let bytes): bytes
+        case .hub(_, _, let approximate): approximate
+        }
+    }
+
+    /// The file name in the models directory: the last part of the URL; for a Hub entry, its
+    /// name and quantization (the Hub's own file name may change, this one never does).
+    public var fileName: String {
+        switch source {
+        case .file(let url, _): url.lastPathComponent
+        case .hub: "\(displayName)-\(quantization).gguf"
+        }
+    }
 
     /// The download URL through a mirror: like huggingface_hub's `HF_ENDPOINT`, `endpoint`
     /// replaces `https://huggingface.co` at the start of the URL.
-    public func url(endpoint: String?) -> URL {
-        guard let endpoint, !endpoint.isEmpty else { return url }
-        let official = ModelCatalog.huggingFace
-        let text = url.absoluteString
-        guard text.hasPrefix(official) else { return url }
-        let base = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
-        return URL(string: base + text.dropFirst(official.count)) ?? url
+    public func url(endpoint: String?) -> URL? {
+        guard let url else { return nil }
+        return HubAccess.mirrored(url, endpoint: endpoint)
+    }
+
+    // MARK: - Coding: a file entry has `url` and `bytes`; a Hub entry `repository` (and
+    // `revision`, `approximateBytes`).
+
+    private enum CodingKeys: String, CodingKey {
+        case id, displayName, quantization, url, bytes, repository, revision, approximateBytes, format, deprecated, sha256
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let source: ModelSource
+        if let repository = try container.decodeIfPresent(String.self, forKey: .repository) {
+            source = .hub(
+                repository: repository, revision: try container.decodeIfPresent(String.self, forKey: .revision) ?? "main",
+                approximateBytes: try container.decodeIfPresent(Int64.self, forKey: .approximateBytes))
+        } else {
+            source = .file(try container.decode(URL.self, forKey: .url), bytes: try container.decode(Int64.self, forKey: .bytes))
+        }
+        self.init(
+            id: try container.decode(String.self, forKey: .id), displayName: try container.decode(String.self, forKey: .displayName),
+            quantization: try container.decode(String.self, forKey: .quantization), source: source,
+            format: try container.decode(PromptFormat.self, forKey: .format),
+            deprecated: try container.decodeIfPresent(Bool.self, forKey: .deprecated) ?? false,
+            sha256: try container.decodeIfPresent(String.self, forKey: .sha256))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(displayName, forKey: .displayName)
+        try container.encode(quantization, forKey: .quantization)
+        switch source {
+        case .file(let url, let bytes):
+            try container.encode(url, forKey: .url)
+            try container.encode(bytes, forKey: .bytes)
+        case .hub(let repository, let revision, let approximate):
+            try container.encode(repository, forKey: .repository)
+            try container.encode(revision, forKey: .revision)
+            try container.encodeIfPresent(approximate, forKey: .approximateBytes)
+        }
+        try container.encode(format, forKey: .format)
+        try container.encode(deprecated, forKey: .deprecated)
+        try container.encodeIfPresent(sha256, forKey: .sha256)
     }
 }
 
@@ -76,8 +166,6 @@ public struct ModelCatalog: Sendable {
     /// The entry whose file has this name.
     public func entry(fileName: String) -> CatalogEntry? { entries.first { $0.fileName == fileName } }
 
-    static let huggingFace = "https://huggingface.co"
-
     /// Reads a catalog from a JSON file (`{"entries": [...]}`, each entry with the fields of
     /// `CatalogEntry`): what the model pipeline writes for a new model, and what
     /// `ILOTOKI_CATALOG` points at to try one before it is in a release.
@@ -102,22 +190,25 @@ public struct ModelCatalog: Sendable {
         var seen = Set<String>()
         for entry in entries {
             guard seen.insert(entry.id).inserted else { throw CatalogError(file: file.path, problem: "the id \(entry.id) appears twice") }
-            guard entry.bytes > 0 else { throw CatalogError(file: file.path, problem: "\(entry.id) has no size") }
-            guard ["http", "https"].contains(entry.url.scheme ?? ""), !entry.fileName.isEmpty, entry.fileName.hasSuffix(".gguf") else {
-                throw CatalogError(file: file.path, problem: "\(entry.id) does not point at a .gguf file over HTTP(S)")
+            switch entry.source {
+            case .file(let url, let bytes):
+                guard bytes > 0 else { throw CatalogError(file: file.path, problem: "\(entry.id) has no size") }
+                guard ["http", "https"].contains(url.scheme ?? ""), !entry.fileName.isEmpty, entry.fileName.hasSuffix(".gguf") else {
+                    throw CatalogError(file: file.path, problem: "\(entry.id) does not point at a .gguf file over HTTP(S)")
+                }
+            case .hub(let repository, let revision, _):
+                guard HubAccess.isRepositoryName(repository) else {
+                    throw CatalogError(file: file.path, problem: "\(entry.id) names the repository \"\(repository)\", which is not owner/name")
+                }
+                guard !revision.isEmpty, !revision.contains(".."), !entry.quantization.isEmpty, !entry.displayName.contains("/") else {
+                    throw CatalogError(file: file.path, problem: "\(entry.id) needs a revision, a quantization and a display name without /")
+                }
             }
             if let sha256 = entry.sha256, !(sha256.count == 64 && sha256.allSatisfy(\.isHexDigit)) {
                 throw CatalogError(file: file.path, problem: "\(entry.id) has a sha256 that is not 64 hex digits")
             }
         }
         return ModelCatalog(entries: entries)
-    }
-
-    /// The Hugging Face mirror to download through: `HF_ENDPOINT`, as huggingface_hub reads
-    /// it (empty means none).
-    public static func mirror(in environment: [String: String]) -> String? {
-        guard let value = environment["HF_ENDPOINT"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        return value
     }
 
     /// The catalog to use: the file `ILOTOKI_CATALOG` names, else the one of this release.
@@ -130,6 +221,18 @@ public struct ModelCatalog: Sendable {
     /// The models of this release.
     public static let standard = ModelCatalog(entries: [
         CatalogEntry(
+            id: "milmmt-46-1b-v1-3-q8-0",
+            displayName: "ilo-toki-1.3-MiLMMT-46-1b",
+            quantization: "Q8_0",
+            // The 15,000-step checkpoint. Its file, size and sha256 are read from the Hub when
+            // the download starts; until then the page shows 1.1's size, the same base model in
+            // the same quantization.
+            source: .hub(repository: "NetherQuartz/ilo-toki-1.3-MiLMMT-46-1b-merged", revision: "main", approximateBytes: 1_390_169_824),
+            format: .sourceTarget,
+            deprecated: false,
+            sha256: nil
+        ),
+        CatalogEntry(
             id: "milmmt-46-1b-v1-1-q8-0",
             displayName: "ilo-toki-1.1-MiLMMT-46-1b",
             quantization: "Q8_0",
@@ -138,7 +241,7 @@ public struct ModelCatalog: Sendable {
             ),
             bytes: 1_390_169_824,
             format: .sourceTarget,
-            deprecated: false,
+            deprecated: true,
             sha256: nil
         ),
         CatalogEntry(

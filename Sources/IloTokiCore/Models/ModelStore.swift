@@ -20,6 +20,21 @@ public struct ModelStatus: Equatable, Sendable {
     public let state: InstallState
     /// Bytes the model takes on disk (complete file and partial download together).
     public let bytesOnDisk: Int64
+    /// The file's exact size: the catalog's, or the Hub's once a download resolved it.
+    public let expectedBytes: Int64?
+
+    public init(entry: CatalogEntry, state: InstallState, bytesOnDisk: Int64, expectedBytes: Int64?) {
+        self.entry = entry
+        self.state = state
+        self.bytesOnDisk = bytesOnDisk
+        self.expectedBytes = expectedBytes
+    }
+
+    /// The part of the file a partial download holds, when the size is known.
+    public var fractionDownloaded: Double? {
+        guard case .partial(let bytes) = state, let total = expectedBytes, total > 0 else { return nil }
+        return Double(bytes) / Double(total)
+    }
 }
 
 /// The models on this device: catalog downloads in `models/`, and sideloaded files anywhere.
@@ -70,6 +85,23 @@ public final class ModelStore: Sendable {
         file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".sha256")
     }
 
+    /// Which file of a Hub repository a model is, as the Hub described it when its download
+    /// started: `<file>.source` beside it.
+    public static func sourceRecordURL(for file: URL) -> URL {
+        file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".source")
+    }
+
+    /// The Hub file `entry` was resolved to, once its download has started.
+    public func resolvedFile(for entry: CatalogEntry) -> ResolvedFile? {
+        guard entry.repository != nil else { return nil }
+        return JSONFile.read(ResolvedFile.self, from: Self.sourceRecordURL(for: fileURL(for: entry))).value
+    }
+
+    /// `entry`'s exact size: the catalog's, or the Hub's once a download resolved it.
+    public func expectedBytes(for entry: CatalogEntry) -> Int64? {
+        entry.bytes ?? resolvedFile(for: entry)?.bytes
+    }
+
     /// What a download keeps about its `.part` (ETag, size): `<file>.part.meta` beside it.
     public static func partMetadataURL(for part: URL) -> URL {
         part.deletingLastPathComponent().appendingPathComponent(part.lastPathComponent + ".meta")
@@ -77,7 +109,9 @@ public final class ModelStore: Sendable {
 
     public func state(of entry: CatalogEntry) -> InstallState {
         if let size = fileSize(fileURL(for: entry)) {
-            return size == entry.bytes ? .installed : .damaged(bytes: size)
+            // A Hub file is only ever renamed into place once verified against its listing.
+            guard let expected = expectedBytes(for: entry) else { return size > 0 ? .installed : .damaged(bytes: size) }
+            return size == expected ? .installed : .damaged(bytes: size)
         }
         if let size = fileSize(partURL(for: entry)) { return .partial(bytes: size) }
         return .notInstalled
@@ -86,7 +120,7 @@ public final class ModelStore: Sendable {
     /// Every catalog model with its state, in catalog order.
     public func statuses() -> [ModelStatus] {
         catalog.entries.map { entry in
-            ModelStatus(entry: entry, state: state(of: entry), bytesOnDisk: bytesOnDisk(for: entry))
+            ModelStatus(entry: entry, state: state(of: entry), bytesOnDisk: bytesOnDisk(for: entry), expectedBytes: expectedBytes(for: entry))
         }
     }
 
@@ -125,7 +159,7 @@ public final class ModelStore: Sendable {
             }
         }
         defer { lock?.release() }
-        for url in [file, Self.sha256RecordURL(for: file), part, Self.partMetadataURL(for: part)] {
+        for url in [file, Self.sha256RecordURL(for: file), Self.sourceRecordURL(for: file), part, Self.partMetadataURL(for: part)] {
             try remove(url)
         }
     }
@@ -151,8 +185,13 @@ public final class ModelStore: Sendable {
             guard !claimed.contains(name), !kept.contains(canonicalPath(url)), isRegularFile(url) else { continue }
             if name.hasSuffix(".part"), FileLock.isLocked(url) { continue }
             guard (try? remove(url)) != nil else { continue }
-            let record = name.hasSuffix(".part") ? Self.partMetadataURL(for: url) : Self.sha256RecordURL(for: url)
-            try? remove(record)
+            if name.hasSuffix(".part") {
+                try? remove(Self.partMetadataURL(for: url))
+                try? remove(Self.sourceRecordURL(for: url.deletingPathExtension()))
+            } else {
+                try? remove(Self.sha256RecordURL(for: url))
+                try? remove(Self.sourceRecordURL(for: url))
+            }
             removed.append(url)
         }
         return removed

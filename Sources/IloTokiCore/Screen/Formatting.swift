@@ -22,6 +22,9 @@ public struct Formatting: Sendable {
     /// A size: "1.39 GB" (see `ByteSize`).
     public func size(_ bytes: Int64) -> String { ByteSize.text(bytes) }
 
+    /// A catalog model's size: exact once known, else its estimate ("≈ 1.39 GB").
+    public func size(of entry: CatalogEntry, exact: Int64?) -> String { entry.sizeText(exact: exact) }
+
     /// A date and time, short, as people of the language write it.
     public func dateTime(_ date: Date) -> String {
         format(date, date: .short, time: .short, timeZone: .current)

@@ -19,6 +19,9 @@ public struct MainScreen: Equatable, Sendable, Encodable {
         public var title: String
         /// The model in use, or what it is doing ("Loading the model…").
         public var modelLine: String
+        /// While the chosen model is on its way and the one in use answers in its place, a line
+        /// under the model line that says so ("Answering until ilo-toki-1.3-MiLMMT-46-1b is here").
+        public var standIn: String?
         /// A newer model is in the catalog: a dot, never more.
         public var showsNewerModelDot: Bool
         public var newerModelLabel: String
@@ -247,7 +250,7 @@ extension MainScreen {
     @MainActor
     static func firstRunHint(_ model: TranslatorModel, _ strings: UIStrings) -> Hint? {
         guard !model.settings.firstRunHintDone, case .download(let entry) = model.slabAction else { return nil }
-        let host = entry.url(endpoint: model.library.endpoint).host ?? "huggingface.co"
+        let host = entry.url(endpoint: model.library.access.mirror)?.host ?? model.library.access.host
         return Hint(text: strings(.firstRunHint, host), dismissTitle: strings[.firstRunHintDismiss])
     }
 
@@ -285,7 +288,9 @@ extension MainScreen {
             (.history, .history, .history), (.models, .models, .models), (.settings, .settings, .settings), (.about, .about, .about),
         ]
         return Header(
-            title: strings[.appName], modelLine: line, showsNewerModelDot: model.newerModelAvailable,
+            title: strings[.appName], modelLine: line,
+            standIn: model.modelState == .ready ? model.awaitedModel.map { strings(.standingIn, $0.displayName) } : nil,
+            showsNewerModelDot: model.newerModelAvailable,
             newerModelLabel: strings[.newerModelAvailable], download: download,
             places: places.map { PlaceLink(place: $0.0, title: strings[$0.2], icon: $0.1) })
     }
@@ -326,7 +331,7 @@ extension MainScreen {
         case .stop:
             return Slab(title: strings[.stop], isEnabled: true, action: action)
         case .download(let entry):
-            return Slab(title: strings(.downloadModel, format.size(entry.bytes)), isEnabled: true, action: action)
+            return Slab(title: strings(.downloadModel, format.size(of: entry, exact: model.library.statuses.first { $0.entry.id == entry.id }?.expectedBytes)), isEnabled: true, action: action)
         case .resumeDownload:
             let fraction = model.activeDownload?.fraction ?? {
                 if case .paused(let progress) = model.modelState { return progress.fraction ?? 0 }

@@ -67,10 +67,10 @@ extension ModelsPage {
         var rows: [Row] = []
         for status in library.statuses {
             let entry = status.entry
-            var facts = "\(format.size(entry.bytes)) · \(entry.quantization) · "
+            var facts = "\(format.size(of: entry, exact: status.expectedBytes)) · \(entry.quantization) · "
             switch status.state {
             case .installed: facts += strings[.modelInstalled]
-            case .partial(let bytes): facts += strings(.modelPartial, format.percent(Double(bytes) / Double(entry.bytes)))
+            case .partial: facts += strings(.modelPartial, format.percent(status.fractionDownloaded))
             case .notInstalled, .damaged: facts += strings[.modelNotInstalled]
             }
             if entry.deprecated { facts += " · " + strings[.modelDeprecated] }
