@@ -28,6 +28,7 @@ shots=(
     "phone-light-english      360x720  --theme light --direction en-tok --text Good_morning!"
     "phone-light-history      360x720  --theme light --place history"
     "phone-light-models       360x720  --theme light --place models"
+    "phone-light-stand-in     360x720  --theme light --demo-stand-in"
     "phone-light-word         360x720  --theme light --word pona"
     "phone-dark-settings      360x720  --theme dark --place settings"
     "phone-light-about        360x720  --theme light --place about"

@@ -92,6 +92,11 @@ struct MainView: View {
     var body: some View {
         VStack(spacing: 0) {
             HeaderView(header: screen.header) { perform(.toggleDownload) }
+            // Under the header, the width of the screen: it names a model, which the header has no room for.
+            if let standIn = screen.header.standIn {
+                Text(standIn).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote)).foregroundStyle(Color(palette.quiet))
+                    .frame(maxWidth: .infinity, alignment: .leading).padding(.horizontal, Tokens.Spacing.medium)
+            }
             if let download = screen.header.download {
                 ProgressLine(fraction: download.fraction)
             }
@@ -179,6 +184,7 @@ struct HeaderView: View {
                             .accessibilityLabel(header.newerModelLabel)
                     }
                 }
+
             }
             Spacer()
             if let download = header.download {

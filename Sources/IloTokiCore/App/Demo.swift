@@ -33,15 +33,19 @@ public enum Demo {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("ilotoki-demo-\(UUID().uuidString)")
         return TranslatorModel(
             store: ModelStore(directories: AppDirectories(home: home)), engineLoader: ScriptedEngineLoader { _ in engine() },
-            downloader: ScriptedDownloader(), availableMemory: { 1 << 40 }, isFontInstalled: isFontInstalled)
+            downloader: downloader, availableMemory: { 1 << 40 }, isFontInstalled: isFontInstalled)
     }
 
+    /// The demo's downloader: it moves only when the demo moves it (`standIn`).
+    static let downloader = ScriptedDownloader()
+
     /// Puts the demo model in a state worth showing: the real catalog model's name in use, a
-    /// phrase translated (unless `withoutModel`, which shows the first launch).
+    /// phrase translated (unless `withoutModel`, which shows the first launch). With `standIn`,
+    /// the newest model is downloading (40 %) while 1.1 answers in its place.
     @MainActor
     public static func prepare(
         _ model: TranslatorModel, theme: AppSettings.Theme?, direction: TranslationDirection?, text: String?,
-        sitelenPona: Bool, withoutModel: Bool
+        sitelenPona: Bool, withoutModel: Bool, standIn: Bool = false
     ) async {
         await model.launch()
         if let theme { model.perform(.setTheme(theme: theme)) }
@@ -52,5 +56,12 @@ public enum Demo {
         model.perform(.translate)
         while model.translationState == .translating { try? await Task.sleep(for: .milliseconds(20)) }
         if sitelenPona { model.perform(.flipScript) }
+        if standIn, let newest = model.store.catalog.defaultEntry {
+            model.perform(.acceptLicence)
+            model.perform(.download(id: newest.id))
+            let total = newest.approximateBytes ?? 1_390_169_824
+            downloader.progress(bytes: total * 2 / 5, total: total)
+            while model.activeDownload?.fraction ?? 0 < 0.39 { try? await Task.sleep(for: .milliseconds(10)) }
+        }
     }
 }

@@ -13,6 +13,14 @@ public struct DownloadStatus: Equatable, Sendable {
     public let entry: CatalogEntry
     public var phase: Phase
 
+    /// The file's size, once the download knows it (for a Hub file: from its listing).
+    public var total: Int64? {
+        switch phase {
+        case .running(let progress), .paused(let progress): progress.total
+        case .verifying, .failed: nil
+        }
+    }
+
     /// 0…1 for the progress line.
     public var fraction: Double {
         switch phase {

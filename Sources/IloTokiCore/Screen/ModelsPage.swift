@@ -67,10 +67,12 @@ extension ModelsPage {
         var rows: [Row] = []
         for status in library.statuses {
             let entry = status.entry
-            var facts = "\(format.size(of: entry, exact: status.expectedBytes)) · \(entry.quantization) · "
+            // The download under way knows more than the disk did when it was last read.
+            let live = library.activeDownload.flatMap { $0.entry.id == entry.id ? $0 : nil }
+            var facts = "\(format.size(of: entry, exact: status.expectedBytes ?? live?.total)) · \(entry.quantization) · "
             switch status.state {
             case .installed: facts += strings[.modelInstalled]
-            case .partial: facts += strings(.modelPartial, format.percent(status.fractionDownloaded))
+            case .partial: facts += strings(.modelPartial, format.percent(live?.fraction ?? status.fractionDownloaded))
             case .notInstalled, .damaged: facts += strings[.modelNotInstalled]
             }
             if entry.deprecated { facts += " · " + strings[.modelDeprecated] }

@@ -50,8 +50,9 @@ public final class ScriptedDownloader: ModelDownloading {
     }
 
     /// Reports progress on the latest download, with that many bytes in its `.part` file (as
-    /// a real download leaves them: a paused download is then "partial" on disk).
-    public func progress(bytes: Int64) {
+    /// a real download leaves them: a paused download is then "partial" on disk). `total`
+    /// stands for what the Hub's listing tells a real download of a file the catalog does not size.
+    public func progress(bytes: Int64, total: Int64? = nil) {
         let target: (AsyncThrowingStream<DownloadEvent, Error>.Continuation, Int64?, URL)? = state.withLock { downloads in
             guard let last = downloads.indices.last, !downloads[last].finished else { return nil }
             downloads[last].bytes = bytes
@@ -64,7 +65,7 @@ public final class ScriptedDownloader: ModelDownloading {
                 try? handle.close()
             }
         }
-        target?.0.yield(.progress(DownloadProgress(bytes: bytes, total: target?.1, bytesPerSecond: 1_000_000)))
+        target?.0.yield(.progress(DownloadProgress(bytes: bytes, total: total ?? target?.1, bytesPerSecond: 1_000_000)))
     }
 
     /// Completes the latest download: writes `contents` to its destination and reports it installed.

@@ -22,6 +22,8 @@ public enum IloTokiApp {
         public var demo = false
         /// With `demo`: no model is installed.
         public var demoWithoutModel = false
+        /// With `demo`: the newest model downloads while the one on the device answers.
+        public var demoStandIn = false
         public var place: AppWindow.Place = .main
         public var text: String?
         /// Write what the window shows to this file after every redraw.
@@ -59,6 +61,9 @@ public enum IloTokiApp {
                 case "--demo-without-model":
                     options.demo = true
                     options.demoWithoutModel = true
+                case "--demo-stand-in":
+                    options.demo = true
+                    options.demoStandIn = true
                 case "--place":
                     guard let place = AppWindow.Place(rawValue: try value(word)) else { throw UsageError(message: "--place takes main, history, models, settings or about") }
                     options.place = place
@@ -87,7 +92,7 @@ public enum IloTokiApp {
 
         static let help = """
             Usage: ilotoki-gtk [--model FILE.gguf [--format sourceTarget|queryAnswer]]
-                               [--demo | --demo-without-model] [--screenshot FILE.png] [--size WxH]
+                               [--demo | --demo-without-model | --demo-stand-in] [--screenshot FILE.png] [--size WxH]
                                [--theme light|dark|system] [--sitelen-pona] [--place PLACE]
                                [--text TEXT] [--direction tok-en] [--word WORD] [--report FILE.json]
             """
@@ -189,7 +194,7 @@ public enum IloTokiApp {
                 if options.demo {
                     await Demo.prepare(
                         model, theme: options.theme, direction: options.direction, text: options.text,
-                        sitelenPona: options.sitelenPona, withoutModel: options.demoWithoutModel)
+                        sitelenPona: options.sitelenPona, withoutModel: options.demoWithoutModel, standIn: options.demoStandIn)
                     window.show(options.place)
                     if let word = options.word { window.perform(.lookUpWord(word: word)) }
                 } else {

@@ -13,6 +13,8 @@ final class Header {
     let downloadToggle: IconButton
     private(set) var placeButtons: [AppWindow.Place: IconButton] = [:]
     private let modelLine: Widget
+    /// "Answering until … is here", while a stand-in translates.
+    private let standInLine: Widget
     private let newerModelDot: Widget
 
     /// - Parameters:
@@ -27,6 +29,8 @@ final class Header {
         modelLine = label("", classes: ["quiet"])
         gtk_label_set_ellipsize(cast(modelLine), PANGO_ELLIPSIZE_END)
         gtk_label_set_wrap(cast(modelLine), 0)
+        standInLine = label("", classes: ["quiet"])
+        gtk_label_set_ellipsize(cast(standInLine), PANGO_ELLIPSIZE_END)
         newerModelDot = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)
         newerModelDot.addClass("dot")
         gtk_widget_set_valign(newerModelDot, GTK_ALIGN_CENTER)
@@ -52,6 +56,10 @@ final class Header {
 
         widget = box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         append(widget, bar)
+        // Under the bar, the width of the window: it names a model, which the bar has no room for on a phone.
+        standInLine.margins(0, 12, 4, 12)
+        gtk_label_set_xalign(cast(standInLine), 0)
+        append(widget, standInLine)
         progressLine.widget.margins(0, 12, 6, 12)
         append(widget, progressLine.widget)
     }
@@ -59,6 +67,8 @@ final class Header {
     func render(_ header: MainScreen.Header, place: AppWindow.Place) {
         newerModelDot.setVisible(header.showsNewerModelDot)
         setText(modelLine, header.modelLine)
+        setText(standInLine, header.standIn ?? "")
+        standInLine.setVisible(header.standIn != nil)
         if let download = header.download {
             downloadToggle.widget.setVisible(true)
             downloadToggle.icon.set(download.isRunning ? .pause : .download)

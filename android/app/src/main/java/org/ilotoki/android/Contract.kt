@@ -170,6 +170,7 @@ enum class UIText(val json: String) {
     CLOSE_WORD("closeWord"),
     FIRST_RUN_HINT("firstRunHint"),
     FIRST_RUN_HINT_DISMISS("firstRunHintDismiss"),
+    STANDING_IN("standingIn"),
     USAGE_CORE("usageCore"),
     USAGE_COMMON("usageCommon"),
     USAGE_UNCOMMON("usageUncommon"),
@@ -212,21 +213,27 @@ data class CatalogEntry(
     val id: String,
     val displayName: String,
     val quantization: String,
-    val url: String,
-    val bytes: Long,
+    val repository: String?,
+    val revision: String?,
+    val approximateBytes: Long?,
     val format: PromptFormat,
     val deprecated: Boolean,
     val sha256: String?,
+    val url: String?,
+    val bytes: Long?,
 ) {
     fun toJson(): JSONObject = JSONObject().apply {
         put("id", id)
         put("displayName", displayName)
         put("quantization", quantization)
-        put("url", url)
-        put("bytes", bytes)
+        if (repository != null) put("repository", repository)
+        if (revision != null) put("revision", revision)
+        if (approximateBytes != null) put("approximateBytes", approximateBytes)
         put("format", format.json)
         put("deprecated", deprecated)
         if (sha256 != null) put("sha256", sha256)
+        if (url != null) put("url", url)
+        if (bytes != null) put("bytes", bytes)
     }
 
     companion object {
@@ -234,11 +241,14 @@ data class CatalogEntry(
             id = json.getString("id"),
             displayName = json.getString("displayName"),
             quantization = json.getString("quantization"),
-            url = json.getString("url"),
-            bytes = json.getLong("bytes"),
+            repository = if (json.isNull("repository")) null else json.getString("repository"),
+            revision = if (json.isNull("revision")) null else json.getString("revision"),
+            approximateBytes = if (json.isNull("approximateBytes")) null else json.getLong("approximateBytes"),
             format = PromptFormat.from(json.getString("format")),
             deprecated = json.getBoolean("deprecated"),
             sha256 = if (json.isNull("sha256")) null else json.getString("sha256"),
+            url = if (json.isNull("url")) null else json.getString("url"),
+            bytes = if (json.isNull("bytes")) null else json.getLong("bytes"),
         )
     }
 }
@@ -484,6 +494,7 @@ data class MainScreenHaptics(
 data class MainScreenHeader(
     val title: String,
     val modelLine: String,
+    val standIn: String?,
     val showsNewerModelDot: Boolean,
     val newerModelLabel: String,
     val download: MainScreenDownloadControl?,
@@ -492,6 +503,7 @@ data class MainScreenHeader(
     fun toJson(): JSONObject = JSONObject().apply {
         put("title", title)
         put("modelLine", modelLine)
+        if (standIn != null) put("standIn", standIn)
         put("showsNewerModelDot", showsNewerModelDot)
         put("newerModelLabel", newerModelLabel)
         if (download != null) put("download", download.toJson())
@@ -502,6 +514,7 @@ data class MainScreenHeader(
         fun from(json: JSONObject) = MainScreenHeader(
             title = json.getString("title"),
             modelLine = json.getString("modelLine"),
+            standIn = if (json.isNull("standIn")) null else json.getString("standIn"),
             showsNewerModelDot = json.getBoolean("showsNewerModelDot"),
             newerModelLabel = json.getString("newerModelLabel"),
             download = if (json.isNull("download")) null else MainScreenDownloadControl.from(json.getJSONObject("download")),

@@ -62,6 +62,11 @@ class Ui(
     fun Main(screen: MainScreen) {
         Column(Modifier.fillMaxSize().background(palette.paper).safeDrawingPadding()) {
             Header(screen.header)
+            // Under the header, the width of the screen: it names a model, which the header has no room for.
+            screen.header.standIn?.let {
+                BasicText(it, Modifier.fillMaxWidth().padding(horizontal = Design.Spacing.MEDIUM.dp),
+                    style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet), maxLines = 2)
+            }
             screen.header.download?.let { ProgressLine(it.fraction) }
             Column(Modifier.weight(1f).verticalScroll(rememberScrollState()).padding(Design.Spacing.LARGE.dp)) {
                 Plates(screen)
