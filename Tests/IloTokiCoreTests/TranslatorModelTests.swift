@@ -253,6 +253,66 @@ import Testing
         #expect(again.awaitedModel == nil)
     }
 
+    // MARK: - From other apps, and the ready notice
+
+    @Test func textFromAnotherAppIsDetectedAndTranslatedAtOnce() async throws {
+        try install(Self.current)
+        let model = try model()
+        await model.launch()
+        model.perform(.setDirection(direction: .tokiPonaToEnglish))
+        #expect(model.perform(.translateIncoming(text: "I love you.")) == .showMain)
+        #expect(model.sourceText == "I love you.")
+        #expect(await eventually { model.translationState == .done }, "translated")
+        #expect(model.direction == .englishToTokiPona, "the direction follows the text")
+        #expect(model.targetText == "I love you. (translated)")
+        #expect(model.history.entries.count == 1)
+    }
+
+    @Test func textThatArrivesBeforeTheModelIsReadyWaitsForIt() async throws {
+        let model = try model()
+        await model.launch()  // nothing on the device
+        #expect(model.perform(.translateIncoming(text: "mi moku")) == .showMain)
+        #expect(model.sourceText == "mi moku" && model.translationState == .idle)
+        #expect(MainScreen(model: model, strings: UIStrings(language: .english)).target.text.hasPrefix("The model is not downloaded yet."))
+        model.perform(.acceptLicence)
+        model.perform(.download(id: Self.current.id))
+        try downloader.install()
+        #expect(await eventually { model.translationState == .done }, "translated once the model loaded")
+        #expect(model.targetText == "mi moku (translated)")
+    }
+
+    @Test func theReadyNoticeComesOnceAfterADownloadAndNeverAtLaunch() async throws {
+        try install(Self.old)
+        let launched = try model()
+        await launched.launch()
+        #expect(launched.readyNoticeModel == nil, "loading what was already here is not news")
+
+        launched.perform(.acceptLicence)
+        launched.perform(.download(id: Self.current.id))
+        try downloader.install()
+        #expect(await eventually { launched.loadedModel?.id == "current" }, "loaded")
+        let notice = try #require(MainScreen(model: launched, strings: UIStrings(language: .english)).readyNotice)
+        #expect(notice.title == "The translator is ready")
+        #expect(notice.body == "Current is downloaded and loaded. It translates on this device, offline.")
+        #expect(MainScreen(model: launched, strings: UIStrings(language: .russian)).readyNotice?.title == "Переводчик готов")
+        launched.perform(.readyNoticeHandled)
+        #expect(MainScreen(model: launched, strings: UIStrings(language: .english)).readyNotice == nil)
+    }
+
+    @Test func aDownloadThatIsNotTheChoiceGivesNoNotice() async throws {
+        try install(Self.current)
+        let model = try model()
+        await model.launch()
+        model.perform(.acceptLicence)
+        model.perform(.download(id: Self.old.id))
+        await model.run(.use(id: Self.current.id))  // changed their mind while it downloads
+        try downloader.install()
+        #expect(await eventually { model.library.state(of: Self.old) == .installed }, "installed")
+        await model.settled()
+        #expect(model.loadedModel?.id == "current")
+        #expect(model.readyNoticeModel == nil)
+    }
+
     // MARK: - Translating
 
     /// Lets the scripted engine hand out its next piece: waits until it sleeps on `clock`, then

@@ -16,6 +16,7 @@ extension Action {
         case setOlin, removeHistoryEntry, reuse, clearHistory, refresh
         case setKeepHistory, setTranslateAsYouType, setHaptics, setTranslateBySentence, setTheme, setSitelenPonaFont
         case wentToBackground
+        case translateIncoming, readyNoticeHandled
     }
 
     public var kind: Kind {
@@ -59,6 +60,8 @@ extension Action {
         case .setTheme: .setTheme
         case .setSitelenPonaFont: .setSitelenPonaFont
         case .wentToBackground: .wentToBackground
+        case .translateIncoming: .translateIncoming
+        case .readyNoticeHandled: .readyNoticeHandled
         }
     }
 
@@ -105,6 +108,8 @@ extension Action {
         case .setTheme: .setTheme(theme: .dark)
         case .setSitelenPonaFont: .setSitelenPonaFont(family: "nasin-nanpa")
         case .wentToBackground: .wentToBackground
+        case .translateIncoming: .translateIncoming(text: "I love you.")
+        case .readyNoticeHandled: .readyNoticeHandled
         }
     }
 }

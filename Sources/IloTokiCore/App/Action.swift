@@ -105,6 +105,17 @@ public enum Action: Codable, Equatable, Hashable, Sendable {
     /// The app left the screen (backgrounded, minimized on a phone): every pending settings
     /// and history write goes to disk now, as the system may end the process without warning.
     case wentToBackground
+
+    // MARK: From other apps and the system
+
+    /// Text sent from another app (Android's text-selection menu or share sheet, the App Intent
+    /// and the Mac's Services menu, `ilotoki-gtk --translate`): it goes onto the source plate,
+    /// its direction is detected, and it is translated at once, or as soon as the model is ready.
+    /// The front end then shows the main screen (`.showMain`).
+    case translateIncoming(text: String)
+    /// The front end has told the system that the translator is ready (`MainScreen.readyNotice`),
+    /// or did not need to because the app was in front: the notice is not given again.
+    case readyNoticeHandled
 }
 
 /// What a front end does after an action: usually nothing (it draws the screen values again

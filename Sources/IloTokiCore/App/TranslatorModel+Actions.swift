@@ -100,6 +100,10 @@ extension TranslatorModel {
             preferences.change { $0.sitelenPonaFont = family.isEmpty || family == AppSettings.bundledSitelenPonaFont ? nil : family }
 
         case .wentToBackground: begin { await $0.flushWrites() }
+        case .translateIncoming(let text):
+            receive(text)
+            return .showMain
+        case .readyNoticeHandled: readyNoticeModel = nil
         }
         return .done
     }

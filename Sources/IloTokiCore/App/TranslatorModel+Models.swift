@@ -141,6 +141,7 @@ extension TranslatorModel {
             engine = loaded
             loadedModel = choice
             loadPhase = .loaded
+            modelBecameReady()
         } catch {
             guard id == loadID else { return }
             loadPhase = .failed(error.localizedDescription)
@@ -226,6 +227,8 @@ extension TranslatorModel {
                 selectedModel = .catalog(entry)
                 preferences.change { $0.selectedModelID = entry.id }
                 await load(.catalog(entry))
+                // Fetched and loaded: the front end may tell the system (when the app is not in front).
+                if loadedModel?.id == entry.id { readyNoticeModel = .catalog(entry) }
             }
         }
     }

@@ -126,6 +126,11 @@ public final class TranslatorModel {
     public internal(set) var selectedModel: ModelChoice?
     /// The model the engine holds; its prompt format is the one used.
     public internal(set) var loadedModel: ModelChoice?
+    /// A model that was downloaded and then loaded, until the front end has told the system so
+    /// (`MainScreen.readyNotice`, `.readyNoticeHandled`).
+    public internal(set) var readyNoticeModel: ModelChoice?
+    /// Text from another app waits for the model to be ready, then translates.
+    var translateWhenReady = false
     /// Imports performed and not yet ended (a model file being copied and checked), counted
     /// from the moment `perform` returns, so a front end knows how long a lent file is read.
     public internal(set) var importsUnderWay = 0
@@ -289,6 +294,30 @@ public final class TranslatorModel {
         translationTask = nil
         typingTask?.cancel()
         if translationState == .translating { translationState = .idle }
+    }
+
+    /// Text from another app: onto the source plate (quietly: translating as you type does not
+    /// start a second translation), translated now or once the model is ready.
+    func receive(_ text: String) {
+        lookedUpWord = nil
+        settingSourceQuietly = true
+        sourceText = text
+        settingSourceQuietly = false
+        if modelState == .ready {
+            translateWhenReady = false
+            startTranslation()
+        } else {
+            cancelTranslation()
+            targetText = ""
+            translateWhenReady = true
+        }
+    }
+
+    /// What a model that has just loaded does first: the text another app sent meanwhile.
+    func modelBecameReady() {
+        guard translateWhenReady else { return }
+        translateWhenReady = false
+        startTranslation()
     }
 
     private func startTranslation() {

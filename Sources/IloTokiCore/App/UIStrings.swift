@@ -27,6 +27,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case seeAlso, wordCredit, closeWord  // a Toki Pona word's dictionary entry
     case firstRunHint, firstRunHintDismiss  // hint: %@ = the host the translator comes from
     case standingIn  // %@ = the chosen model, not here yet: the loaded one answers until it is
+    case readyTitle, readyBody  // the notification once a downloaded model has loaded; body: %@ = the model
     case usageCore, usageCommon, usageUncommon, usageObscure, usageSandbox
     case licenceModels  // %@ = the models' licence and where to read it
     case sitelenFontChosenMissing  // %@ = font family
@@ -98,6 +99,8 @@ public struct UIStrings: Sendable {
         .licenceWords: "lipu Linku's dictionary of Toki Pona words (definitions in English) — CC BY-SA 4.0",
         .firstRunHint: "The translator comes from %@, once: press the button below.",
         .standingIn: "Answering until %@ is here",
+        .readyTitle: "The translator is ready",
+        .readyBody: "%@ is downloaded and loaded. It translates on this device, offline.",
         .firstRunHintDismiss: "Got it",
         .seeAlso: "See also", .wordCredit: "From lipu Linku (CC BY-SA 4.0). Definitions are in English.", .closeWord: "Close",
         .usageCore: "core word", .usageCommon: "common word", .usageUncommon: "uncommon word", .usageObscure: "obscure word",
@@ -143,6 +146,8 @@ public struct UIStrings: Sendable {
         .licenceWords: "Словарь слов токипоны lipu Linku (определения на английском) — CC BY-SA 4.0",
         .firstRunHint: "Переводчик скачивается один раз, с %@: нажмите кнопку внизу.",
         .standingIn: "Отвечает, пока не скачается %@",
+        .readyTitle: "Переводчик готов",
+        .readyBody: "%@ скачан и загружен. Он переводит на этом устройстве, без сети.",
         .firstRunHintDismiss: "Понятно",
         .seeAlso: "См. также", .wordCredit: "Из lipu Linku (CC BY-SA 4.0). Определения на английском.", .closeWord: "Закрыть",
         .usageCore: "основное слово", .usageCommon: "частое слово", .usageUncommon: "редкое слово",
@@ -188,6 +193,8 @@ public struct UIStrings: Sendable {
         .licenceWords: "Từ điển lipu Linku các từ Toki Pona (định nghĩa bằng tiếng Anh) — CC BY-SA 4.0",
         .firstRunHint: "Bộ dịch được tải một lần, từ %@: bấm nút bên dưới.",
         .standingIn: "Tạm dịch cho đến khi có %@",
+        .readyTitle: "Bộ dịch đã sẵn sàng",
+        .readyBody: "%@ đã được tải và nạp. Nó dịch ngay trên thiết bị này, không cần mạng.",
         .firstRunHintDismiss: "Đã hiểu",
         .seeAlso: "Xem thêm", .wordCredit: "Theo lipu Linku (CC BY-SA 4.0). Định nghĩa bằng tiếng Anh.", .closeWord: "Đóng",
         .usageCore: "từ cốt lõi", .usageCommon: "từ thông dụng", .usageUncommon: "từ ít dùng", .usageObscure: "từ hiếm",
@@ -233,6 +240,8 @@ public struct UIStrings: Sendable {
         .licenceWords: "lipu Linku pi nimi toki pona (sona li lon toki Inli) — lawa CC BY-SA 4.0",
         .firstRunHint: "ilo ante li kama tan %@ lon tenpo wan: o luka e nena anpa.",
         .standingIn: "ni li pali. %@ li kama",
+        .readyTitle: "ilo ante li pona",
+        .readyBody: "%@ li kama lon. ona li ante e toki lon ilo ni taso.",
         .firstRunHintDismiss: "sona",
         .seeAlso: "o lukin kin e", .wordCredit: "tan lipu Linku (CC BY-SA 4.0). sona li lon toki Inli.", .closeWord: "o pini",
         .usageCore: "nimi suli", .usageCommon: "nimi mute", .usageUncommon: "nimi lili", .usageObscure: "nimi pi jan lili",

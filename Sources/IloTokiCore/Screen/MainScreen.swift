@@ -108,6 +108,14 @@ public struct MainScreen: Equatable, Sendable, Encodable {
         public var dismissTitle: String
     }
 
+    /// What the system's notification says once a downloaded model has loaded: the front end
+    /// posts it when the app is not in front (GNotification, a notification channel,
+    /// UserNotifications), then performs `.readyNoticeHandled` either way.
+    public struct ReadyNotice: Equatable, Sendable, Encodable {
+        public var title: String
+        public var body: String
+    }
+
     /// A Toki Pona word's dictionary entry (lipu Linku), shown until it is closed.
     public struct WordCard: Equatable, Sendable, Encodable {
         public var word: String
@@ -180,6 +188,8 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     public var hint: Hint?
     /// The dictionary entry of the word looked up, while it is shown.
     public var word: WordCard?
+    /// A downloaded model has loaded and the system has not been told yet.
+    public var readyNotice: ReadyNotice?
     /// The phones' haptics, while the setting is on: a light tap on every press the front end
     /// handles, and a tick each time `wordTicks` grows (words landed, at most one per 60 ms).
     public var haptics: Haptics?
@@ -232,6 +242,7 @@ extension MainScreen {
         target = plate(direction.target, isSource: false, text: text, isMessage: isMessage)
         word = model.lookedUpWord.map { Self.wordCard($0, strings) }
         hint = Self.firstRunHint(model, strings)
+        readyNotice = model.readyNoticeModel.map { ReadyNotice(title: strings[.readyTitle], body: strings(.readyBody, $0.displayName)) }
         haptics = model.settings.haptics ? Haptics(wordTicks: model.haptic.ticks) : nil
         notice = Self.notice(model, strings)
         slab = Self.slab(model, strings, format)

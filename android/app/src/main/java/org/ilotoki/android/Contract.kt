@@ -171,6 +171,8 @@ enum class UIText(val json: String) {
     FIRST_RUN_HINT("firstRunHint"),
     FIRST_RUN_HINT_DISMISS("firstRunHintDismiss"),
     STANDING_IN("standingIn"),
+    READY_TITLE("readyTitle"),
+    READY_BODY("readyBody"),
     USAGE_CORE("usageCore"),
     USAGE_COMMON("usageCommon"),
     USAGE_UNCOMMON("usageUncommon"),
@@ -410,6 +412,7 @@ data class MainScreen(
     val target: MainScreenPlate,
     val hint: MainScreenHint?,
     val word: MainScreenWordCard?,
+    val readyNotice: MainScreenReadyNotice?,
     val haptics: MainScreenHaptics?,
     val notice: String?,
     val slab: MainScreenSlab,
@@ -425,6 +428,7 @@ data class MainScreen(
         put("target", target.toJson())
         if (hint != null) put("hint", hint.toJson())
         if (word != null) put("word", word.toJson())
+        if (readyNotice != null) put("readyNotice", readyNotice.toJson())
         if (haptics != null) put("haptics", haptics.toJson())
         if (notice != null) put("notice", notice)
         put("slab", slab.toJson())
@@ -442,6 +446,7 @@ data class MainScreen(
             target = MainScreenPlate.from(json.getJSONObject("target")),
             hint = if (json.isNull("hint")) null else MainScreenHint.from(json.getJSONObject("hint")),
             word = if (json.isNull("word")) null else MainScreenWordCard.from(json.getJSONObject("word")),
+            readyNotice = if (json.isNull("readyNotice")) null else MainScreenReadyNotice.from(json.getJSONObject("readyNotice")),
             haptics = if (json.isNull("haptics")) null else MainScreenHaptics.from(json.getJSONObject("haptics")),
             notice = if (json.isNull("notice")) null else json.getString("notice"),
             slab = MainScreenSlab.from(json.getJSONObject("slab")),
@@ -666,6 +671,24 @@ data class MainScreenPlate(
             samplePhrases = json.getJSONArray("samplePhrases").let { a -> List(a.length()) { i -> a.getString(i) } },
             keyboard = MainScreenKeyboard.from(json.getJSONObject("keyboard")),
             dictionaryWords = json.getJSONArray("dictionaryWords").let { a -> List(a.length()) { i -> a.getString(i) } },
+        )
+    }
+}
+
+/** Core's `MainScreen.ReadyNotice`. */
+data class MainScreenReadyNotice(
+    val title: String,
+    val body: String,
+) {
+    fun toJson(): JSONObject = JSONObject().apply {
+        put("title", title)
+        put("body", body)
+    }
+
+    companion object {
+        fun from(json: JSONObject) = MainScreenReadyNotice(
+            title = json.getString("title"),
+            body = json.getString("body"),
         )
     }
 }
@@ -1225,6 +1248,18 @@ sealed interface Action {
         override fun toJson(): JSONObject = JSONObject().put("wentToBackground", JSONObject())
     }
 
+    data class TranslateIncoming(
+        val text: String,
+    ) : Action {
+        override fun toJson(): JSONObject = JSONObject().put("translateIncoming", JSONObject().apply {
+            put("text", text)
+        })
+    }
+
+    data object ReadyNoticeHandled : Action {
+        override fun toJson(): JSONObject = JSONObject().put("readyNoticeHandled", JSONObject())
+    }
+
     companion object {
         fun from(json: JSONObject): Action {
             val key = json.keys().next()
@@ -1269,6 +1304,8 @@ sealed interface Action {
                 "setTheme" -> SetTheme(theme = AppSettingsTheme.from(body.getString("theme")))
                 "setSitelenPonaFont" -> SetSitelenPonaFont(family = body.getString("family"))
                 "wentToBackground" -> WentToBackground
+                "translateIncoming" -> TranslateIncoming(text = body.getString("text"))
+                "readyNoticeHandled" -> ReadyNoticeHandled
                 else -> throw JSONException("no Action called $key")
             }
         }
