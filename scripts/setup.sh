@@ -14,7 +14,7 @@ packages=(cmake ninja-build pkg-config patch libgtk-4-dev libedit-dev)
 for arg in "$@"; do
     case "$arg" in
     --with-test-tools)
-        packages+=(strace xvfb xauth xdotool desktop-file-utils appstream libharfbuzz-bin shellcheck default-jdk-headless)
+        packages+=(strace xvfb xauth xdotool xclip desktop-file-utils appstream libharfbuzz-bin shellcheck default-jdk-headless)
         # The GTK app as a screen reader meets it (scripts/test-accessibility.sh).
         packages+=(dbus at-spi2-core python3-pyatspi)
         # The Android app's checks: aapt2 and framework-res.apk, the NDK's looper header,

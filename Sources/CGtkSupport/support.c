@@ -126,3 +126,55 @@ void ilotoki_gtk_quit_on_signals(GApplication *application) {
     }
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
+
+typedef struct {
+    IlotokiCommandLineHandler handler;
+    void *data;
+} CommandLineHandler;
+
+static int on_command_line(GApplication *application, GApplicationCommandLine *command_line, gpointer user_data) {
+    (void)application;
+    CommandLineHandler *handler = user_data;
+    int argc = 0;
+    char **argv = g_application_command_line_get_arguments(command_line, &argc);
+    int status = handler->handler(argc, argv, handler->data);
+    g_strfreev(argv);
+    return status;
+}
+
+static void free_handler(gpointer data, GClosure *closure) {
+    (void)closure;
+    g_free(data);
+}
+
+void ilotoki_gtk_on_command_line(GApplication *application, IlotokiCommandLineHandler handler, void *data) {
+    CommandLineHandler *held = g_new(CommandLineHandler, 1);
+    held->handler = handler;
+    held->data = data;
+    g_signal_connect_data(application, "command-line", G_CALLBACK(on_command_line), held, free_handler, 0);
+}
+
+typedef struct {
+    IlotokiTextHandler done;
+    void *data;
+} TextRead;
+
+static void selection_read(GObject *source, GAsyncResult *result, gpointer user_data) {
+    TextRead *read = user_data;
+    char *text = gdk_clipboard_read_text_finish(GDK_CLIPBOARD(source), result, NULL);
+    read->done(text, read->data);
+    g_free(text);
+    g_free(read);
+}
+
+void ilotoki_gtk_read_primary_selection(IlotokiTextHandler done, void *data) {
+    GdkDisplay *display = gdk_display_get_default();
+    if (display == NULL) {
+        done(NULL, data);
+        return;
+    }
+    TextRead *read = g_new(TextRead, 1);
+    read->done = done;
+    read->data = data;
+    gdk_clipboard_read_text_async(gdk_display_get_primary_clipboard(display), NULL, selection_read, read);
+}

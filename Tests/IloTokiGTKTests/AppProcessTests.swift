@@ -45,6 +45,49 @@ import Testing
         #expect(result.status == 0, "xdotool \(arguments): \(result.stderr)")
     }
 
+    /// A session bus of the test's own (`dbus-daemon --session`), so that the app is unique on
+    /// it and nothing of the desktop the tests may run on is touched.
+    func withSessionBus(_ body: ([String: String]) async throws -> Void) async throws {
+        let daemon = try ToolProcess(URL(fileURLWithPath: "/usr/bin/dbus-daemon"), ["--session", "--nofork", "--print-address=1"], environment: environment)
+        defer { daemon.signal(SIGTERM) }
+        try await daemon.waitForStdout(timeout: .seconds(20)) { $0.contains("\n") }
+        var environment = environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = daemon.stdoutSoFar.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await body(environment)
+    }
+
+    @Test func aSecondStartHandsItsTextToTheRunningWindow() async throws {
+        try await withSessionBus { environment in
+            let reportFile = directory.file("unique.json")
+            let first = try ToolProcess(app, ["--demo", "--report", reportFile.path], environment: environment)
+            defer { first.signal(SIGTERM) }
+            _ = await waitFor(reportFile, "the app is up") { $0["target"] == "The person eats fruit." }
+
+            // A second start ends at once; its text is translated in the first one's window.
+            let second = try await ToolProcess.run(app, ["--demo", "--translate", "I love you."], environment: environment)
+            #expect(second.status == 0, "\(second.stderr)")
+            let translated = await waitFor(reportFile, "translated in the running window") { $0["target"] == "mi olin e sina." }
+            #expect(translated["source"] == "I love you." && translated["direction"] == "en→tok")
+
+            // What is highlighted in another app (the primary selection), for a keyboard shortcut.
+            let selection = try ToolProcess(URL(fileURLWithPath: "/usr/bin/xclip"), ["-selection", "primary", "-loops", "1"], environment: environment)
+            selection.write(Data("Доброе утро!".utf8))
+            selection.closeInput()
+            try await Task.sleep(for: .milliseconds(300))
+            let third = try await ToolProcess.run(app, ["--demo", "--selection"], environment: environment)
+            #expect(third.status == 0, "\(third.stderr)")
+            let fromSelection = await waitFor(reportFile, "the selection translated") { $0["target"] == "tenpo suno pona!" }
+            #expect(fromSelection["direction"] == "ru→tok")
+
+            // A start with a usage mistake is refused there, and the window is left as it was.
+            let wrong = try await ToolProcess.run(app, ["--demo", "--translate"], environment: environment)
+            #expect(wrong.status == 2 && wrong.stderr.contains("--translate needs a value"))
+            #expect(report(reportFile)["source"] == "Доброе утро!")
+            first.signal(SIGTERM)
+            #expect(await first.wait(timeout: .seconds(20)).status == 0)
+        }
+    }
+
     @Test func asyncWorkReachesTheScreenWhileGTKsLoopRuns() async throws {
         // Launching, the scripted translation streaming in and the screenshot all run as Swift
         // async work on the main actor, inside GTK's own loop: none of it would happen if the

@@ -52,4 +52,19 @@ void ilotoki_gtk_add_shortcut(GtkWidget *widget, const char *trigger, gboolean b
  */
 void ilotoki_gtk_quit_on_signals(GApplication *application);
 
+/** Handles one start's arguments (argv[0] first): the first start's own, and in a unique
+ *  application every later start's, sent over D-Bus to the running one. Returns the exit
+ *  status that start ends with. */
+typedef int (*IlotokiCommandLineHandler)(int argc, char **argv, void *data);
+
+/** Connects "command-line" of `application` (which has G_APPLICATION_HANDLES_COMMAND_LINE). */
+void ilotoki_gtk_on_command_line(GApplication *application, IlotokiCommandLineHandler handler, void *data);
+
+/** Receives the text read from a selection, or NULL when it held none. */
+typedef void (*IlotokiTextHandler)(const char *text, void *data);
+
+/** Reads the text of the primary selection (what is highlighted, in any app) and hands it to
+ *  `done` on the main loop. */
+void ilotoki_gtk_read_primary_selection(IlotokiTextHandler done, void *data);
+
 #endif

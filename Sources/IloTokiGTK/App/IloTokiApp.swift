@@ -36,6 +36,16 @@ public enum IloTokiApp {
         public var format = PromptFormat.sourceTarget
         /// A Toki Pona word whose dictionary entry is shown once the window is up (screenshots).
         public var word: String?
+        /// Text to translate: it goes to the running window (started if none runs), its
+        /// direction detected.
+        public var translate: String?
+        /// Translate what is highlighted now, in any app (the primary selection): for a
+        /// keyboard shortcut.
+        public var selection = false
+
+        /// Whether this start joins the running app (a unique application): not for a
+        /// screenshot, nor for a session with a model file of its own.
+        public var joinsTheRunningApp: Bool { screenshot == nil && modelFile == nil }
 
         public init() {}
 
@@ -74,6 +84,8 @@ public enum IloTokiApp {
                     options.format = format
                 case "--report": options.report = try value(word)
                 case "--word": options.word = try value(word)
+                case "--translate": options.translate = try value(word)
+                case "--selection": options.selection = true
                 case "--export-icons": options.exportIcons = try value(word)
                 case "--direction":
                     let codes = try value(word).split(separator: "-").compactMap { Language(code: String($0)) }
@@ -95,6 +107,12 @@ public enum IloTokiApp {
                                [--demo | --demo-without-model | --demo-stand-in] [--screenshot FILE.png] [--size WxH]
                                [--theme light|dark|system] [--sitelen-pona] [--place PLACE]
                                [--text TEXT] [--direction tok-en] [--word WORD] [--report FILE.json]
+                               [--translate TEXT | --selection]
+
+            One ilo toki runs at a time: a second start brings its window forward, and with
+            --translate TEXT (or --selection: what is highlighted in any app) puts the text on
+            the source plate and translates it. Not with --screenshot or --model, which start a
+            window of their own.
             """
     }
 
@@ -127,15 +145,26 @@ public enum IloTokiApp {
         }
         // Fonts before the first widget: Pango builds its font map once.
         Fonts.loadAppFonts(environment: environment)
-        let application = gtk_application_new(applicationID, G_APPLICATION_NON_UNIQUE)!
+        // A unique application: a later start hands its arguments to the running one over
+        // D-Bus ("command-line") and ends. The demo has an id of its own, so it never talks to
+        // the real app. Without a session bus, GLib runs every start on its own.
+        var flags = G_APPLICATION_HANDLES_COMMAND_LINE.rawValue
+        if !options.joinsTheRunningApp { flags |= G_APPLICATION_NON_UNIQUE.rawValue }
+        let id = options.demo ? applicationID + ".Demo" : applicationID
+        let application = gtk_application_new(id, GApplicationFlags(rawValue: flags))!
         // The installed icon (data/org.ilotoki.IloToki.svg, installed by scripts/install-gtk.sh).
         gtk_window_set_default_icon_name(applicationID)
-        let session = Session(options: options, environment: environment)
-        connect(gpointerOf(application), "activate") { session.activate(application) }
-        ilotoki_gtk_serve_main_queue()
+        let session = Session(options: options, environment: environment, application: application)
+        // A click on a notification, or D-Bus activation.
+        connect(gpointerOf(application), "activate") { session.activate() }
         let gApplication = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
+        ilotoki_gtk_on_command_line(gApplication, commandLineTrampoline, Unmanaged.passUnretained(session).toOpaque())
+        ilotoki_gtk_serve_main_queue()
         ilotoki_gtk_quit_on_signals(gApplication)
-        let status = g_application_run(gApplication, 0, nil)
+        // GLib takes the arguments to hand them to the running app; ours are parsed above.
+        var argv: [UnsafeMutablePointer<CChar>?] = ([CommandLine.arguments.first ?? "ilotoki-gtk"] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let status = g_application_run(gApplication, Int32(argv.count - 1), &argv)
         // The window may close mid-translation. History and settings reach the disk, then the
         // engine is stopped and waited for: the process's exit destroys llama.cpp's state, and
         // a decode still running then would crash it on its way out.
@@ -157,15 +186,42 @@ public enum IloTokiApp {
     final class Session {
         let options: Options
         let environment: [String: String]
+        let application: UnsafeMutablePointer<GtkApplication>
         var window: AppWindow?
         var status: Int32 = 0
+        /// Set once the first start's launch is done: text that arrives before waits for it.
+        private var launched = false
+        private var waiting: [Options] = []
 
-        init(options: Options, environment: [String: String]) {
+        init(options: Options, environment: [String: String], application: UnsafeMutablePointer<GtkApplication>) {
             self.options = options
             self.environment = environment
+            self.application = application
         }
 
-        func activate(_ application: UnsafeMutablePointer<GtkApplication>) {
+        /// One start's arguments: this process's own first, then every later start's (they are
+        /// parsed, and refused, in that start before they are sent). The window comes forward,
+        /// and `--translate` or `--selection` text goes onto its source plate.
+        func commandLine(_ arguments: [String]) -> Int32 {
+            guard let incoming = try? Options.parse(arguments) else { return 2 }
+            activate()
+            guard window != nil else { return status }
+            if launched { deliver(incoming) } else { waiting.append(incoming) }
+            return 0
+        }
+
+        /// Text from `--translate` or `--selection` for the window's model.
+        private func deliver(_ incoming: Options) {
+            if let text = incoming.translate { window?.perform(.translateIncoming(text: text)) }
+            guard incoming.selection else { return }
+            let receiver = Unmanaged.passRetained(TextReceiver { [weak self] text in
+                guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+                self?.window?.perform(.translateIncoming(text: text))
+            })
+            ilotoki_gtk_read_primary_selection(textTrampoline, receiver.toOpaque())
+        }
+
+        func activate() {
             if let window {
                 gtk_window_present(cast(window.window))
                 return
@@ -204,6 +260,9 @@ public enum IloTokiApp {
                     }
                     if let text = options.text { model.perform(.setSourceText(text: text)) }
                 }
+                self.launched = true
+                for incoming in self.waiting { self.deliver(incoming) }
+                self.waiting.removeAll()
                 if let path = options.screenshot {
                     // Let GTK lay out and draw the last changes.
                     try? await Task.sleep(for: .milliseconds(400))
@@ -218,4 +277,26 @@ public enum IloTokiApp {
             }
         }
     }
+}
+
+/// Hands GLib's "command-line" arguments to the session (on the main thread: GLib's loop).
+private let commandLineTrampoline: IlotokiCommandLineHandler = { argc, argv, data in
+    guard let data, let argv else { return 1 }
+    let session = Unmanaged<IloTokiApp.Session>.fromOpaque(data).takeUnretainedValue()
+    let arguments = (0..<Int(argc)).compactMap { argv[$0].map { String(cString: $0) } }
+    return MainActor.assumeIsolated { session.commandLine(Array(arguments.dropFirst())) }
+}
+
+/// What to do with the text of a selection once it is read.
+@MainActor
+private final class TextReceiver {
+    let receive: @MainActor (String?) -> Void
+    init(_ receive: @escaping @MainActor (String?) -> Void) { self.receive = receive }
+}
+
+private let textTrampoline: IlotokiTextHandler = { text, data in
+    guard let data else { return }
+    let value = text.map { String(cString: $0) }
+    let receiver = Unmanaged<TextReceiver>.fromOpaque(data).takeRetainedValue()
+    MainActor.assumeIsolated { receiver.receive(value) }
 }

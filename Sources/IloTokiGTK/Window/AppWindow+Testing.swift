@@ -104,6 +104,7 @@ extension AppWindow {
             "model": "\(model.modelState)",
             "progressLine": progressLineFraction.map { String($0) } ?? "hidden",
             "jelo": String(visibleJeloSurfaces.count),
+            "notifications": String(notificationsSent),
             // Keys typed now reach the source plate: the window is active and the plate has the focus.
             "typing": String(gtk_window_is_active(cast(window)) != 0 && gtk_widget_has_focus(main.sourceView) != 0),
         ]

@@ -29,6 +29,8 @@ public final class AppWindow {
     /// tests that drive the real app with xdotool see the result.
     public var reportFile: String?
     private var licenceSheet: LicenceSheet?
+    /// The application, for its notifications (nil: a window of the tests, without one).
+    private let application: UnsafeMutablePointer<GtkApplication>?
 
     /// Builds the window for `application` over `model`.
     /// - Parameter application: the application the window belongs to; `nil` gives a plain
@@ -36,6 +38,7 @@ public final class AppWindow {
     public init(application: UnsafeMutablePointer<GtkApplication>?, model: TranslatorModel, strings: UIStrings) {
         self.model = model
         self.strings = strings
+        self.application = application
         window = application.map { gtk_application_window_new($0) } ?? gtk_window_new()
         gtk_window_set_title(cast(window), strings[.appName])
         gtk_window_set_default_size(cast(window), Int32(Tokens.Window.defaultWidth), Int32(Tokens.Window.defaultHeight))
@@ -118,6 +121,26 @@ public final class AppWindow {
         }
     }
 
+    /// A downloaded model has loaded: while the window is not in front, one desktop
+    /// notification says so (GNotification; clicking it brings the window forward). The
+    /// notice is handled either way, so it is never given twice.
+    private func tellReady(_ notice: MainScreen.ReadyNotice) {
+        Task { @MainActor in self.perform(.readyNoticeHandled) }
+        guard let application, gtk_window_is_active(cast(window)) == 0 else { return }
+        guard let notification = g_notification_new(notice.title) else { return }
+        g_notification_set_body(notification, notice.body)
+        if let icon = g_themed_icon_new(IloTokiApp.applicationID) {
+            g_notification_set_icon(notification, icon)
+            g_object_unref(UnsafeMutableRawPointer(icon))
+        }
+        g_application_send_notification(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), "ready", notification)
+        g_object_unref(UnsafeMutableRawPointer(notification))
+        notificationsSent += 1
+    }
+
+    /// Desktop notifications sent (the report shows the count).
+    private(set) var notificationsSent = 0
+
     // MARK: - Drawing the model
 
     /// Draws the model, and again whenever anything it read changes.
@@ -137,6 +160,7 @@ public final class AppWindow {
         main.render(screen)
         main.targetPlate.setBackground(jelo: place == .main)
         pages.render(place)
+        if let notice = screen.readyNotice { tellReady(notice) }
         writeReport()
     }
 
