@@ -88,6 +88,68 @@ import Testing
         }
     }
 
+    /// The real app downloads a model from a server on 127.0.0.1 that answers like the Hub
+    /// (its catalog names the repository), the window goes to the background meanwhile, and once
+    /// the model has loaded one desktop notification says the translator is ready: received by
+    /// a notification server on the test's own session bus.
+    @Test func aModelFetchedWhileTheWindowIsAwaySaysItIsReady() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: gemma)[.size] as? Int)
+        let server = try TestHTTPServer()
+        let name = "gemma-3-270m-q4_k_m.gguf"
+        try server.serve("/cdn/\(name)", file: URL(fileURLWithPath: gemma))
+        let listing = #"{"sha": "abc", "siblings": [{"rfilename": "\#(name)"}]}"#
+        server.serve("/api/models/test/gemma/revision/main", data: Data(listing.utf8), contentType: "application/json")
+        server.redirect("/test/gemma/resolve/main/\(name)", to: "/cdn/\(name)", linkedEtag: nil, linkedSize: size, host: "localhost")
+        // Three cuts on the way, each retried after a longer pause (0.5, 1, 2 s): the download
+        // takes long enough for the window to go away first.
+        server.addFaults([.cutAfter(1 << 20), .cutAfter(1 << 20), .cutAfter(1 << 20)], for: "/cdn/\(name)")
+        let catalog = directory.file("catalog.json")
+        try Data(#"{"entries": [{"id": "gemma", "displayName": "Gemma 3 270M", "quantization": "Q4_K_M", "repository": "test/gemma", "format": "sourceTarget"}]}"#.utf8)
+            .write(to: catalog)
+        let home = directory.file("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data(#"{"acceptedModelLicence": true}"#.utf8).write(to: home.appendingPathComponent("settings.json"))
+
+        try await withSessionBus { environment in
+            var environment = environment
+            environment["ILOTOKI_CATALOG"] = catalog.path
+            environment["HF_ENDPOINT"] = server.baseURL.absoluteString
+            let notifications = try ToolProcess(
+                URL(fileURLWithPath: "/usr/bin/python3"), [TestModels.repositoryRoot.appendingPathComponent("scripts/fake_notifications.py").path],
+                environment: environment)
+            defer { notifications.signal(SIGTERM) }
+            try await notifications.waitForStdout(timeout: .seconds(20)) { $0.contains("ready") }
+
+            let reportFile = directory.file("ready.json")
+            let tool = try ToolProcess(app, ["--report", reportFile.path], environment: environment)
+            defer { tool.signal(SIGTERM) }
+            _ = await waitFor(reportFile, "the app offers the download") { $0["model"] == "notDownloaded" && $0["slab"] == "Download the model" }
+            let window = try await ToolProcess.run(URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--sync", "--onlyvisible", "--name", "^ilo toki$"], environment: environment)
+            let id = try #require(window.stdout.split(separator: "\n").first.map(String.init))
+            let rootSearch = try await ToolProcess.run(URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--maxdepth", "0", "--name", ""], environment: environment)
+            let root = String(rootSearch.stdout.split(separator: "\n").first ?? "")
+            // Away and back: the window reports again, laid out (where the slab is).
+            try await xdotool(["windowfocus", "--sync", root])
+            try await xdotool(["windowfocus", "--sync", id])
+            let laidOut = await waitFor(reportFile, "the slab laid out") { $0["typing"] == "true" && ![nil, "", "0,0"].contains($0["slabCentre"]) }
+            let centre = (laidOut["slabCentre"] ?? "").split(separator: ",").map(String.init)
+            try #require(centre.count == 2)
+            try await xdotool(["mousemove", "--window", id, centre[0], centre[1], "click", "1"])
+            // Away from the window: the pointer leaves it and the keyboard goes to the desktop
+            // (the root window; with the pointer still over the window, the focus would follow it back).
+            try await xdotool(["mousemove", "1270", "1010"])
+            try await xdotool(["windowfocus", "--sync", root])
+            _ = await waitFor(reportFile, "the window is away") { $0["typing"] == "false" }
+            let ready = await waitFor(reportFile, "downloaded, loaded and told", timeout: .seconds(90)) { $0["notifications"] == "1" }
+            #expect(ready["model"] == "ready" && ready["typing"] == "false")
+            try await notifications.waitForStdout(timeout: .seconds(20)) { $0.contains("notify\t") }
+            let line = notifications.stdoutSoFar.split(separator: "\n").first { $0.hasPrefix("notify\t") }.map(String.init) ?? ""
+            #expect(line == "notify\tilo toki\tThe translator is ready\tGemma 3 270M is downloaded and loaded. It translates on this device, offline.", "\(line)")
+            #expect(server.requests.contains { $0.path == "/api/models/test/gemma/revision/main" })
+        }
+    }
+
     @Test func asyncWorkReachesTheScreenWhileGTKsLoopRuns() async throws {
         // Launching, the scripted translation streaming in and the screenshot all run as Swift
         // async work on the main actor, inside GTK's own loop: none of it would happen if the
@@ -110,7 +172,7 @@ import Testing
         let tool = try ToolProcess(app, ["--demo", "--text", "", "--report", reportFile.path], environment: environment)
         defer { tool.signal(SIGTERM) }
         _ = await waitFor(reportFile, "the app is up") { $0["model"] == "ready" }
-        try await xdotool(["search", "--sync", "--name", "^ilo toki$", "windowfocus", "--sync"])
+        try await xdotool(["search", "--sync", "--onlyvisible", "--name", "^ilo toki$", "windowfocus", "--sync"])
         _ = await waitFor(reportFile, "typing reaches the source plate") { $0["typing"] == "true" }
 
         try await xdotool(["type", "--delay", "20", "mi olin e sina."])
@@ -144,7 +206,7 @@ import Testing
         let tool = try ToolProcess(app, ["--model", gemma, "--report", reportFile.path], environment: environment)
         defer { tool.signal(SIGKILL) }
         _ = await waitFor(reportFile, "the model is loaded") { $0["model"] == "ready" && $0["slab"] == "Translate" }
-        try await xdotool(["search", "--sync", "--name", "^ilo toki$", "windowfocus", "--sync"])
+        try await xdotool(["search", "--sync", "--onlyvisible", "--name", "^ilo toki$", "windowfocus", "--sync"])
         _ = await waitFor(reportFile, "typing reaches the source plate") { $0["typing"] == "true" }
 
         // English is detected and goes into Toki Pona; Gemma 270M echoes it, piece by piece
@@ -189,7 +251,7 @@ import Testing
         let tool = try ToolProcess(app, ["--model", gemma, "--text", long, "--report", reportFile.path], environment: environment)
         defer { tool.signal(SIGKILL) }
         _ = await waitFor(reportFile, "the model is loaded") { $0["model"] == "ready" && $0["slab"] == "Translate" }
-        try await xdotool(["search", "--sync", "--name", "^ilo toki$", "windowfocus", "--sync"])
+        try await xdotool(["search", "--sync", "--onlyvisible", "--name", "^ilo toki$", "windowfocus", "--sync"])
         _ = await waitFor(reportFile, "typing reaches the source plate") { $0["typing"] == "true" }
         try await xdotool(["key", "ctrl+Return"])
         _ = await waitFor(reportFile, "the translation streams") { $0["translation"] == "translating" && $0["target"]?.isEmpty == false }

@@ -4,6 +4,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case appName
     case translate, stop, retry, wait
     case downloadModel  // %@ = size
+    case downloadModelUnsized  // a model whose size is not known before its download starts
     case resumeDownload  // %@ = per cent
     case pauseDownload, cancelDownload
     case modelNotDownloaded, modelLoading, downloading, verifying, downloadPaused  // downloading, paused: %@ = per cent
@@ -64,7 +65,7 @@ public struct UIStrings: Sendable {
     static let english: [UIText: String] = [
         .appName: "ilo toki",
         .translate: "Translate", .stop: "Stop", .retry: "Try again", .wait: "One moment…",
-        .downloadModel: "Download the model · %@", .resumeDownload: "Resume the download · %@",
+        .downloadModel: "Download the model · %@", .downloadModelUnsized: "Download the model", .resumeDownload: "Resume the download · %@",
         .pauseDownload: "Pause", .cancelDownload: "Cancel the download",
         .modelNotDownloaded: "The model is not downloaded yet. It stays on this device; nothing you type ever leaves it.",
         .modelLoading: "Loading the model…", .downloading: "Downloading the model… %@",
@@ -111,7 +112,7 @@ public struct UIStrings: Sendable {
     static let russian: [UIText: String] = [
         .appName: "ilo toki",
         .translate: "Перевести", .stop: "Стоп", .retry: "Ещё раз", .wait: "Секунду…",
-        .downloadModel: "Скачать модель · %@", .resumeDownload: "Продолжить загрузку · %@",
+        .downloadModel: "Скачать модель · %@", .downloadModelUnsized: "Скачать модель", .resumeDownload: "Продолжить загрузку · %@",
         .pauseDownload: "Пауза", .cancelDownload: "Отменить загрузку",
         .modelNotDownloaded: "Модель ещё не скачана. Она хранится только на этом устройстве; то, что вы пишете, никуда не уходит.",
         .modelLoading: "Загружаю модель…", .downloading: "Скачиваю модель… %@",
@@ -158,7 +159,7 @@ public struct UIStrings: Sendable {
     static let vietnamese: [UIText: String] = [
         .appName: "ilo toki",
         .translate: "Dịch", .stop: "Dừng", .retry: "Thử lại", .wait: "Chờ một chút…",
-        .downloadModel: "Tải mô hình · %@", .resumeDownload: "Tiếp tục tải · %@",
+        .downloadModel: "Tải mô hình · %@", .downloadModelUnsized: "Tải mô hình", .resumeDownload: "Tiếp tục tải · %@",
         .pauseDownload: "Tạm dừng", .cancelDownload: "Huỷ tải",
         .modelNotDownloaded: "Mô hình chưa được tải. Nó chỉ nằm trên thiết bị này; những gì bạn gõ không bao giờ rời khỏi máy.",
         .modelLoading: "Đang nạp mô hình…", .downloading: "Đang tải mô hình… %@",
@@ -205,7 +206,7 @@ public struct UIStrings: Sendable {
     static let tokiPona: [UIText: String] = [
         .appName: "ilo toki",
         .translate: "o ante", .stop: "o pini", .retry: "o pali sin", .wait: "o awen lili…",
-        .downloadModel: "o kama jo e sona ilo · %@", .resumeDownload: "o awen kama jo · %@",
+        .downloadModel: "o kama jo e sona ilo · %@", .downloadModelUnsized: "o kama jo e sona ilo", .resumeDownload: "o awen kama jo · %@",
         .pauseDownload: "o awen", .cancelDownload: "o pini e kama jo",
         .modelNotDownloaded: "sona ilo li lon ala. ona li lon ilo sina taso; toki sina li tawa ala ma ante.",
         .modelLoading: "ilo li open e sona…", .downloading: "ilo li kama jo e sona… %@",

@@ -342,7 +342,10 @@ extension MainScreen {
         case .stop:
             return Slab(title: strings[.stop], isEnabled: true, action: action)
         case .download(let entry):
-            return Slab(title: strings(.downloadModel, format.size(of: entry, exact: model.library.statuses.first { $0.entry.id == entry.id }?.expectedBytes)), isEnabled: true, action: action)
+            let exact = model.library.statuses.first { $0.entry.id == entry.id }?.expectedBytes
+            let title = exact == nil && entry.approximateBytes == nil
+                ? strings[.downloadModelUnsized] : strings(.downloadModel, format.size(of: entry, exact: exact))
+            return Slab(title: title, isEnabled: true, action: action)
         case .resumeDownload:
             let fraction = model.activeDownload?.fraction ?? {
                 if case .paused(let progress) = model.modelState { return progress.fraction ?? 0 }

@@ -154,6 +154,8 @@ public enum IloTokiApp {
         let application = gtk_application_new(id, GApplicationFlags(rawValue: flags))!
         // The installed icon (data/org.ilotoki.IloToki.svg, installed by scripts/install-gtk.sh).
         gtk_window_set_default_icon_name(applicationID)
+        // The name a desktop's notifications and window lists show.
+        g_set_application_name(UIStrings(language: .english)[.appName])
         let session = Session(options: options, environment: environment, application: application)
         // A click on a notification, or D-Bus activation.
         connect(gpointerOf(application), "activate") { session.activate() }

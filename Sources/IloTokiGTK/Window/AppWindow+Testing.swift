@@ -105,9 +105,20 @@ extension AppWindow {
             "progressLine": progressLineFraction.map { String($0) } ?? "hidden",
             "jelo": String(visibleJeloSurfaces.count),
             "notifications": String(notificationsSent),
+            "slabCentre": slabCentre,
             // Keys typed now reach the source plate: the window is active and the plate has the focus.
             "typing": String(gtk_window_is_active(cast(window)) != 0 && gtk_widget_has_focus(main.sourceView) != 0),
         ]
+    }
+
+    /// Where the slab's centre is in the window, "x,y" (for xdotool's click).
+    private var slabCentre: String {
+        let slab = main.slab.widget
+        var x = 0.0
+        var y = 0.0
+        guard gtk_widget_translate_coordinates(slab, window, Double(gtk_widget_get_width(slab)) / 2, Double(gtk_widget_get_height(slab)) / 2, &x, &y) != 0
+        else { return "" }
+        return "\(Int(x)),\(Int(y))"
     }
 
     func writeReport() {

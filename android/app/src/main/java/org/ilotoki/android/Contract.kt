@@ -94,6 +94,7 @@ enum class UIText(val json: String) {
     RETRY("retry"),
     WAIT("wait"),
     DOWNLOAD_MODEL("downloadModel"),
+    DOWNLOAD_MODEL_UNSIZED("downloadModelUnsized"),
     RESUME_DOWNLOAD("resumeDownload"),
     PAUSE_DOWNLOAD("pauseDownload"),
     CANCEL_DOWNLOAD("cancelDownload"),
