@@ -98,6 +98,19 @@ services = {s.get(android + "name"): s for s in manifest.iter("service")}
 check(services.get(".DownloadService") is not None and services[".DownloadService"].get(android + "foregroundServiceType") == "dataSync",
       "the manifest has no dataSync foreground service for downloads")
 check(manifest.find("application").get(android + "allowBackup") == "false", "backups must be off: models are gigabytes, history is private")
+# Text from other apps: the text-selection menu (PROCESS_TEXT) and shares (SEND) of plain text reach the main activity.
+activities = {a.get(android + "name"): a for a in manifest.iter("activity")}
+filters = [(f.findall("action"), f.findall("data"), f) for f in activities[".MainActivity"].iter("intent-filter")]
+for action in ["android.intent.action.PROCESS_TEXT", "android.intent.action.SEND"]:
+    check(any(any(a.get(android + "name") == action for a in actions) and any(d.get(android + "mimeType") == "text/plain" for d in data)
+              and f.get(android + "label") == "@string/translate_with" for actions, data, f in filters),
+          f"MainActivity does not take {action} of text/plain under @string/translate_with")
+# Their label is Core's UIText.translateWith, in each of Core's languages (tables in the order en, ru, vi, tok).
+core = re.findall(r'\.translateWith: "([^"]*)"', pathlib.Path("Sources/IloTokiCore/App/UIStrings.swift").read_text())
+check(len(core) == 4, f"Core has {len(core)} translateWith strings, not 4")
+for directory, text in zip(["values", "values-ru", "values-vi", "values-b+tok"], core):
+    strings = {s.get("name"): s.text for s in ET.parse(app / "res" / directory / "strings.xml").getroot().iter("string")}
+    check(strings.get("translate_with") == text, f"res/{directory}: translate_with is {strings.get('translate_with')!r}, Core says {text!r}")
 for xml in (app / "res").rglob("*.xml"):
     ET.parse(xml)
 

@@ -177,12 +177,13 @@ public final class JniHarness {
         Map<String, String> all = new LinkedHashMap<>();
         all.put("setSourceText", action("setSourceText", "text", "toki"));
         for (String kind : new String[] {"pressSlab", "translate", "stop", "swap", "flipScript", "copy", "share", "dismissFirstRunHint", "toggleDownload", "acceptLicence",
-                "pauseDownload", "cancelDownload", "retry", "clearHistory", "refresh", "wentToBackground"}) {
+                "pauseDownload", "cancelDownload", "retry", "clearHistory", "refresh", "wentToBackground", "readyNoticeHandled"}) {
             all.put(kind, action(kind));
         }
         all.put("setOtherLanguage", action("setOtherLanguage", "language", "vi"));
         all.put("setDirection", "{\"setDirection\": {\"direction\": {\"source\": \"ru\", \"target\": \"tok\"}}}");
         all.put("useSample", action("useSample", "phrase", "toki!"));
+        all.put("translateIncoming", action("translateIncoming", "text", "I love you."));
         all.put("dismissNotice", "{\"dismissNotice\": {\"index\": 0}}");
         all.put("useWordList", action("useWordList", "path", words));
         all.put("lookUpWord", action("lookUpWord", "word", "moku"));
@@ -365,6 +366,14 @@ public final class JniHarness {
         check(outcome(perform(handle, action("lookUpWord", "word", "hello"))).equals("failed"), "a word lipu Linku lacks fails");
         perform(handle, action("closeWord"));
         check(Json.object(NativeBridge.screen(handle, "main")).get("word") == null, "the entry closes");
+
+        // Text from another app (the text-selection menu, a share): onto the source plate, and the main screen shows.
+        check(outcome(perform(handle, action("translateIncoming", "text", "I love you."))).equals("showMain"), "text from another app shows the main screen");
+        Map<String, Object> received = Json.object(NativeBridge.screen(handle, "main"));
+        check("I love you.".equals(Json.<Map<String, Object>>at(received, "source").get("text")), "the text is on the source plate");
+        check("Replace the selected text".equals(received.get("replaceLabel")), "the main screen offers the translation back in place");
+        check(received.get("readyNotice") == null, "no ready notice without a download");
+        check(outcome(perform(handle, action("readyNoticeHandled"))).equals("done"), "a notice handled when there is none changes nothing");
 
         // Every action of the contract, each answered with an outcome Core knows.
         long every = NativeBridge.open(work.resolve("every").toString(), "en", FONTS, new Recorder());

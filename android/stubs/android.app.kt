@@ -1,4 +1,5 @@
-// From developer.android.com/reference/android/app/{Activity, Application, Service, Notification, NotificationChannel, NotificationManager}.
+// From developer.android.com/reference/android/app/{Activity, Application, Application.ActivityLifecycleCallbacks, Service,
+// Notification, NotificationChannel, NotificationManager, PendingIntent}.
 package android.app
 
 import android.content.Context
@@ -9,6 +10,19 @@ import android.os.IBinder
 
 open class Application : ContextWrapper(null) {
     open fun onCreate() {}
+    fun registerActivityLifecycleCallbacks(callback: ActivityLifecycleCallbacks) {}
+
+    /** Its seven required methods (the pre- and post- ones have default bodies). */
+    interface ActivityLifecycleCallbacks {
+        /** `savedInstanceState` is `@Nullable` in the reference. */
+        fun onActivityCreated(activity: Activity, savedInstanceState: Bundle?)
+        fun onActivityStarted(activity: Activity)
+        fun onActivityResumed(activity: Activity)
+        fun onActivityPaused(activity: Activity)
+        fun onActivityStopped(activity: Activity)
+        fun onActivitySaveInstanceState(activity: Activity, outState: Bundle)
+        fun onActivityDestroyed(activity: Activity)
+    }
 }
 
 open class Activity : ContextWrapper(null) {
@@ -20,6 +34,17 @@ open class Activity : ContextWrapper(null) {
     protected open fun onDestroy() {}
     fun requestPermissions(permissions: Array<String>, requestCode: Int) {}
     fun runOnUiThread(action: Runnable) {}
+    /** `Intent getIntent()` */
+    val intent: Intent get() = Intent("")
+    /** `ComponentName getCallingActivity()`, nullable: who started this activity for a result. */
+    val callingActivity: android.content.ComponentName? get() = null
+    protected open fun onNewIntent(intent: Intent) {}
+    fun setResult(resultCode: Int, data: Intent?) {}
+    open fun finish() {}
+
+    companion object {
+        const val RESULT_OK = -1
+    }
 }
 
 abstract class Service : ContextWrapper(null) {
@@ -42,6 +67,8 @@ open class Notification {
         fun setContentText(text: CharSequence?): Builder = this
         fun setProgress(max: Int, progress: Int, indeterminate: Boolean): Builder = this
         fun setOngoing(ongoing: Boolean): Builder = this
+        fun setContentIntent(intent: PendingIntent): Builder = this
+        fun setAutoCancel(autoCancel: Boolean): Builder = this
         fun build(): Notification = Notification()
     }
 }
@@ -55,5 +82,13 @@ open class NotificationManager {
     companion object {
         const val IMPORTANCE_LOW = 2
         const val IMPORTANCE_DEFAULT = 3
+    }
+}
+
+open class PendingIntent private constructor() {
+    companion object {
+        const val FLAG_IMMUTABLE = 0x04000000
+        /** `static PendingIntent getActivity(Context, int, Intent, int)`, nullable. */
+        @JvmStatic fun getActivity(context: Context, requestCode: Int, intent: Intent, flags: Int): PendingIntent? = null
     }
 }

@@ -46,17 +46,26 @@ open class Intent {
     constructor(packageContext: Context, cls: Class<*>)
     /** `Intent(String action)` */
     constructor(action: String?)
+    constructor()
+    /** `String getAction()` */
+    val action: String? get() = null
     /** `String getType()` / `Intent setType(String)` */
     var type: String? = null
     fun putExtra(name: String, value: String?): Intent = this
     fun putExtra(name: String, value: Int): Intent = this
     fun getStringExtra(name: String): String? = null
     fun getIntExtra(name: String, defaultValue: Int): Int = defaultValue
+    fun getBooleanExtra(name: String, defaultValue: Boolean): Boolean = defaultValue
+    /** `CharSequence getCharSequenceExtra(String)`, nullable. */
+    fun getCharSequenceExtra(name: String): CharSequence? = null
     val extras: Bundle? get() = null
 
     companion object {
         const val ACTION_SEND = "android.intent.action.SEND"
+        const val ACTION_PROCESS_TEXT = "android.intent.action.PROCESS_TEXT"
         const val EXTRA_TEXT = "android.intent.extra.TEXT"
+        const val EXTRA_PROCESS_TEXT = "android.intent.extra.PROCESS_TEXT"
+        const val EXTRA_PROCESS_TEXT_READONLY = "android.intent.extra.PROCESS_TEXT_READONLY"
         /** `static Intent createChooser(Intent target, CharSequence title)` */
         @JvmStatic fun createChooser(target: Intent, title: CharSequence?): Intent = target
     }

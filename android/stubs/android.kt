@@ -11,5 +11,6 @@ object Manifest {
 object R {
     object drawable {
         const val stat_sys_download = 0x01080081
+        const val stat_sys_download_done = 0x01080082
     }
 }

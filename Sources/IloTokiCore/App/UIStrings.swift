@@ -12,6 +12,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case translationFailed  // %@ = reason
     case sourcePlaceholder, samplesTitle, emptyTranslation
     case swap, copy, copied, share
+    case translateWith, replaceText  // from other apps: the entry in their menus; the translation back in place of their text
     case scriptLatin, scriptSitelenPona, sitelenFontMissing  // %@ = font family
     case sourceTextLabel, translationLabel, sourceLanguageLabel, targetLanguageLabel, scriptLabel  // what screen readers say
     case history, settings, models, about, back
@@ -72,7 +73,7 @@ public struct UIStrings: Sendable {
         .verifying: "Checking the download…", .downloadPaused: "Download paused at %@",
         .modelFailed: "The model cannot be used: %@", .translationFailed: "Could not translate: %@",
         .sourcePlaceholder: "Type or paste text", .samplesTitle: "Try one of these", .emptyTranslation: "(no translation)",
-        .swap: "Swap the languages", .copy: "Copy the translation", .copied: "Copied", .share: "Share the translation",
+        .swap: "Swap the languages", .copy: "Copy the translation", .copied: "Copied", .share: "Share the translation", .translateWith: "Translate with ilo toki", .replaceText: "Replace the selected text",
         .scriptLatin: "Latin", .scriptSitelenPona: "sitelen pona",
         .sourceTextLabel: "Text to translate", .translationLabel: "Translation", .sourceLanguageLabel: "Language of the text", .targetLanguageLabel: "Language of the translation", .scriptLabel: "Script of the Toki Pona text",
         .sitelenFontMissing: "To see sitelen pona, install a sitelen pona font such as %@ (github.com/ETBCOR/nasin-nanpa).",
@@ -119,7 +120,7 @@ public struct UIStrings: Sendable {
         .verifying: "Проверяю загрузку…", .downloadPaused: "Загрузка на паузе: %@",
         .modelFailed: "Модель нельзя использовать: %@", .translationFailed: "Не удалось перевести: %@",
         .sourcePlaceholder: "Напишите или вставьте текст", .samplesTitle: "Попробуйте", .emptyTranslation: "(нет перевода)",
-        .swap: "Поменять языки местами", .copy: "Скопировать перевод", .copied: "Скопировано", .share: "Поделиться переводом",
+        .swap: "Поменять языки местами", .copy: "Скопировать перевод", .copied: "Скопировано", .share: "Поделиться переводом", .translateWith: "Перевести в ilo toki", .replaceText: "Заменить выделенный текст",
         .scriptLatin: "Латиница", .scriptSitelenPona: "sitelen pona",
         .sourceTextLabel: "Текст для перевода", .translationLabel: "Перевод", .sourceLanguageLabel: "Язык текста", .targetLanguageLabel: "Язык перевода", .scriptLabel: "Письмо текста на токи пона",
         .sitelenFontMissing: "Чтобы видеть sitelen pona, установите шрифт, например %@ (github.com/ETBCOR/nasin-nanpa).",
@@ -166,7 +167,7 @@ public struct UIStrings: Sendable {
         .verifying: "Đang kiểm tra bản tải…", .downloadPaused: "Đã tạm dừng ở %@",
         .modelFailed: "Không dùng được mô hình: %@", .translationFailed: "Không dịch được: %@",
         .sourcePlaceholder: "Gõ hoặc dán văn bản", .samplesTitle: "Thử một câu", .emptyTranslation: "(không có bản dịch)",
-        .swap: "Đổi chiều ngôn ngữ", .copy: "Sao chép bản dịch", .copied: "Đã sao chép", .share: "Chia sẻ bản dịch",
+        .swap: "Đổi chiều ngôn ngữ", .copy: "Sao chép bản dịch", .copied: "Đã sao chép", .share: "Chia sẻ bản dịch", .translateWith: "Dịch bằng ilo toki", .replaceText: "Thay văn bản đã chọn",
         .scriptLatin: "Chữ Latinh", .scriptSitelenPona: "sitelen pona",
         .sourceTextLabel: "Văn bản cần dịch", .translationLabel: "Bản dịch", .sourceLanguageLabel: "Ngôn ngữ của văn bản", .targetLanguageLabel: "Ngôn ngữ của bản dịch", .scriptLabel: "Chữ viết của văn bản Toki Pona",
         .sitelenFontMissing: "Để xem sitelen pona, hãy cài một phông như %@ (github.com/ETBCOR/nasin-nanpa).",
@@ -213,7 +214,7 @@ public struct UIStrings: Sendable {
         .verifying: "ilo li lukin e sona…", .downloadPaused: "kama jo li awen lon %@",
         .modelFailed: "sona ilo li ken ala: %@", .translationFailed: "ilo li ken ala ante: %@",
         .sourcePlaceholder: "o sitelen e toki", .samplesTitle: "o lukin e ni", .emptyTranslation: "(ante li lon ala)",
-        .swap: "o ante e nasin toki", .copy: "o jo e toki ante", .copied: "ilo li jo", .share: "o pana e toki ante",
+        .swap: "o ante e nasin toki", .copy: "o jo e toki ante", .copied: "ilo li jo", .share: "o pana e toki ante", .translateWith: "o ante kepeken ilo toki", .replaceText: "o ante e toki ni",
         .scriptLatin: "sitelen Lasina", .scriptSitelenPona: "sitelen pona",
         .sourceTextLabel: "toki tawa ante", .translationLabel: "toki ante", .sourceLanguageLabel: "toki pi sitelen ni", .targetLanguageLabel: "toki pi toki ante", .scriptLabel: "nasin sitelen pi toki pona",
         .sitelenFontMissing: "o kama jo e sitelen pona sama %@ (github.com/ETBCOR/nasin-nanpa).",

@@ -205,6 +205,9 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     public var copyLabel: String
     /// What the share button says to a screen reader (phones; shown where copy is).
     public var shareLabel: String
+    /// For text that came from another app's selection (Android's text-selection menu): the
+    /// button that hands the translation back in its place.
+    public var replaceLabel: String
     /// The theme setting, and the look it resolves to.
     public var theme: AppSettings.Theme
     public var appearance: Appearance
@@ -249,6 +252,7 @@ extension MainScreen {
         swapLabel = strings[.swap]
         copyLabel = strings[.copy]
         shareLabel = strings[.share]
+        replaceLabel = strings[.replaceText]
         theme = model.settings.theme
         appearance =
             switch theme {

@@ -24,6 +24,10 @@ class Bridge(home: File, language: String) : NativeBridge.Listener {
     /** Told on the UI thread after every change (the imports that wait for their end). */
     var onChanged: (() -> Unit)? = null
 
+    /** Told on the UI thread after every change too, by the application: whatever activity
+     *  is or is not on the screen (the ready notification). */
+    var onChangedAway: (() -> Unit)? = null
+
     val handle: Long = NativeBridge.open(home.path, language, arrayOf(Design.Font.UI, Design.Font.SITELEN_PONA), this)
 
     /** Every UI string in the app's language, from Core. */
@@ -35,6 +39,7 @@ class Bridge(home: File, language: String) : NativeBridge.Listener {
         ui.post {
             generation++
             onChanged?.invoke()
+            onChangedAway?.invoke()
         }
     }
 

@@ -112,6 +112,8 @@ enum class UIText(val json: String) {
     COPY("copy"),
     COPIED("copied"),
     SHARE("share"),
+    TRANSLATE_WITH("translateWith"),
+    REPLACE_TEXT("replaceText"),
     SCRIPT_LATIN("scriptLatin"),
     SCRIPT_SITELEN_PONA("scriptSitelenPona"),
     SITELEN_FONT_MISSING("sitelenFontMissing"),
@@ -420,6 +422,7 @@ data class MainScreen(
     val swapLabel: String,
     val copyLabel: String,
     val shareLabel: String,
+    val replaceLabel: String,
     val theme: AppSettingsTheme,
     val appearance: Appearance,
 ) {
@@ -436,6 +439,7 @@ data class MainScreen(
         put("swapLabel", swapLabel)
         put("copyLabel", copyLabel)
         put("shareLabel", shareLabel)
+        put("replaceLabel", replaceLabel)
         put("theme", theme.json)
         put("appearance", appearance.json)
     }
@@ -454,6 +458,7 @@ data class MainScreen(
             swapLabel = json.getString("swapLabel"),
             copyLabel = json.getString("copyLabel"),
             shareLabel = json.getString("shareLabel"),
+            replaceLabel = json.getString("replaceLabel"),
             theme = AppSettingsTheme.from(json.getString("theme")),
             appearance = Appearance.from(json.getString("appearance")),
         )

@@ -33,6 +33,9 @@ import java.io.IOException
 class MainActivity : ComponentActivity() {
     private val bridge get() = (application as IloTokiApplication).bridge
 
+    /** Text from another app's selection menu whose caller takes the translation back. */
+    private var replying by mutableStateOf(false)
+
     /** The picked files lent to an import under way: closed once no import runs. */
     private val lent = mutableListOf<ParcelFileDescriptor>()
 
@@ -41,6 +44,7 @@ class MainActivity : ComponentActivity() {
         val fonts = Fonts(assets)
         bridge.onChanged = ::closeFinishedImports
         useWordList()
+        receive(intent)
         setContent {
             val generation = bridge.generation
             val dark = isSystemInDarkTheme()
@@ -50,6 +54,9 @@ class MainActivity : ComponentActivity() {
             var place by remember { mutableStateOf(Place.MAIN) }
             var licence by remember { mutableStateOf<LicenceOffer?>(null) }
             DownloadNotification(main)
+            // In front, a model that has just loaded needs no notification (the application
+            // posts one while the app is away).
+            LaunchedEffect(main.readyNotice) { if (main.readyNotice != null) bridge.perform(Action.ReadyNoticeHandled) }
             BackHandler(enabled = place != Place.MAIN) { place = Place.MAIN }
             var pendingFormat by remember { mutableStateOf(PromptFormat.SOURCE_TARGET) }
             val pickModel = rememberLauncherForActivityResult(ActivityResultContracts.OpenDocument()) { uri ->
@@ -79,7 +86,9 @@ class MainActivity : ComponentActivity() {
                     place = next
                 }, pickModel = { format -> pendingFormat = format; pickModel.launch(arrayOf("*/*")) })
                 val link = main.header.places.firstOrNull { it.place == place }
-                if (link == null) ui.Main(main) else ui.Place(link, generation)
+                // The caller of "Translate with ilo toki" takes the translation back in place of its text.
+                val reply = if (replying && main.target.canCopy && main.slab.action != SlabAction.Stop) ({ replyWith(main.target.text) }) else null
+                if (link == null) ui.Main(main, reply) else ui.Place(link, generation)
                 licence?.let { offer ->
                     ui.LicenceDialog(offer) { accepted ->
                         licence = null
@@ -91,6 +100,35 @@ class MainActivity : ComponentActivity() {
                 }
             }
         }
+    }
+
+    override fun onNewIntent(intent: Intent) {
+        super.onNewIntent(intent)
+        receive(intent)
+    }
+
+    /**
+     * Text another app sent: "Translate with ilo toki" in its text-selection menu
+     * (ACTION_PROCESS_TEXT) or a share of plain text (ACTION_SEND). Core puts it on the source
+     * plate, detects its direction and translates it (once the model is ready).
+     */
+    private fun receive(intent: Intent?) {
+        val text = when (intent?.action) {
+            Intent.ACTION_PROCESS_TEXT -> intent.getCharSequenceExtra(Intent.EXTRA_PROCESS_TEXT)?.toString()
+            Intent.ACTION_SEND -> intent.getStringExtra(Intent.EXTRA_TEXT)
+            else -> null
+        }
+        if (text.isNullOrBlank()) return
+        replying = intent?.action == Intent.ACTION_PROCESS_TEXT && callingActivity != null &&
+            !intent.getBooleanExtra(Intent.EXTRA_PROCESS_TEXT_READONLY, false)
+        bridge.perform(Action.TranslateIncoming(text))
+    }
+
+    /** Hands the translation back to the app whose selected text it replaces, and closes. */
+    private fun replyWith(translation: String) {
+        setResult(RESULT_OK, Intent().putExtra(Intent.EXTRA_PROCESS_TEXT, translation))
+        replying = false
+        finish()
     }
 
     override fun onStart() {

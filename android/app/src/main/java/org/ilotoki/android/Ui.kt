@@ -58,8 +58,9 @@ class Ui(
     private val go: (Place) -> Unit,
     private val pickModel: (PromptFormat) -> Unit,
 ) {
+    /** The main screen; `reply` (text from another app's selection) offers its translation back. */
     @Composable
-    fun Main(screen: MainScreen) {
+    fun Main(screen: MainScreen, reply: (() -> Unit)? = null) {
         Column(Modifier.fillMaxSize().background(palette.paper).safeDrawingPadding()) {
             Header(screen.header)
             // Under the header, the width of the screen: it names a model, which the header has no room for.
@@ -84,6 +85,11 @@ class Ui(
                 screen.notice?.let { notice ->
                     Spacer(Modifier.height(Design.Spacing.LARGE.dp))
                     BasicText(notice, style = fonts.body(palette, Design.TypeSize.SMALL, palette.quiet))
+                }
+            }
+            reply?.let { back ->
+                Row(Modifier.fillMaxWidth().padding(horizontal = Design.Spacing.LARGE.dp), horizontalArrangement = Arrangement.End) {
+                    RowButton(screen.replaceLabel, action = back)
                 }
             }
             Slab(screen.slab)
