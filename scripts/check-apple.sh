@@ -47,7 +47,7 @@ for platform in ios macos; do
     mkdir -p "$dir"
     ui=UIKit
     [ "$platform" = macos ] && ui=AppKit
-    for module in CoreGraphics CoreText UniformTypeIdentifiers "$ui" SwiftUI; do
+    for module in CoreGraphics CoreText UniformTypeIdentifiers UserNotifications AppIntents "$ui" SwiftUI; do
         swiftc -parse-as-library -swift-version 6 -module-name "$module" -emit-module -emit-module-path "$dir/$module.swiftmodule" \
             -I "$dir" "$root/Apple/Stubs/$module.swift" || die "the $module stub does not compile"
     done
@@ -72,7 +72,7 @@ ensure_venv
 log "Apple app: plists, project.yml, manifest branches"
 cd "$root"
 "$VENV_PYTHON" - "$work/apple.json" "$work/linux.json" <<'PY'
-import json, plistlib, sys, pathlib
+import json, plistlib, re, sys, pathlib
 import yaml
 
 sys.path.insert(0, "scripts")
@@ -89,6 +89,13 @@ info = plist("Apple/IloToki/Info.plist")
 for key in ["CFBundleIdentifier", "CFBundleExecutable", "CFBundleShortVersionString", "UILaunchScreen",
             "UISupportedInterfaceOrientations~ipad", "ITSAppUsesNonExemptEncryption"]:
     check(key in info, f"Info.plist has no {key}")
+# The Mac's Services menu: the message is the provider's method, the entry Core's words.
+services = info.get("NSServices") or [{}]
+check(services[0].get("NSMessage") == "translate" and "func translate(_ pasteboard: NSPasteboard" in open("Apple/IloToki/Incoming.swift").read(),
+      "NSServices does not send translate: to ServicesProvider")
+check(services[0].get("NSSendTypes") == ["public.utf8-plain-text"], "the service does not take plain text")
+english = re.findall(r'\.translateWith: "([^"]*)"', open("Sources/IloTokiCore/App/UIStrings.swift").read())[:1]
+check(english and services[0].get("NSMenuItem", {}).get("default") == english[0], "the Services entry is not Core's translateWith")
 version = app_version()
 check(info.get("CFBundleShortVersionString") == version, f"Info.plist's version is not AboutPage.version ({version})")
 memory = plist("Apple/IloToki/IloToki.entitlements")

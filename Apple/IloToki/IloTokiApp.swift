@@ -14,6 +14,8 @@ struct IloTokiApp: App {
     /// The app model, or why it could not start (a catalog file that cannot be read).
     @State private var start: Result<TranslatorModel, StartFailure>
     @State private var background = BackgroundDownloads()
+    /// The notification once a downloaded model is ready (kept for the app's life).
+    @State private var readyNotifier: ReadyNotifier?
     @Environment(\.scenePhase) private var scenePhase
     #if !canImport(UIKit)
         @NSApplicationDelegateAdaptor(Termination.self) private var termination
@@ -32,7 +34,9 @@ struct IloTokiApp: App {
                 model.perform(.useWordList(path: words.path))
             }
             _start = State(initialValue: .success(model))
+            _readyNotifier = State(initialValue: ReadyNotifier(model: model, strings: strings, isInFront: Platform.isInFront))
             Termination.model = model
+            SharedModel.model = model
         } catch {
             _start = State(initialValue: .failure(StartFailure(message: error.localizedDescription)))
         }
@@ -110,6 +114,10 @@ final class Termination: NSObject {
     extension Termination: NSApplicationDelegate {
         func applicationWillTerminate(_ notification: Notification) {
             Termination.model?.willTerminate()
+        }
+
+        func applicationDidFinishLaunching(_ notification: Notification) {
+            ServicesProvider.register()
         }
     }
 #endif

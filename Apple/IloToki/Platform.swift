@@ -54,6 +54,16 @@ enum Platform {
         try? url.setResourceValues(values)
     }
 
+    /// Whether the app is in front (the ready notification is for when it is not).
+    @MainActor
+    static func isInFront() -> Bool {
+        #if canImport(UIKit)
+            UIApplication.shared.applicationState == .active
+        #elseif canImport(AppKit)
+            NSApp.isActive
+        #endif
+    }
+
     /// GGUF files, for the document picker.
     static let modelFileTypes: [UTType] = [UTType(filenameExtension: "gguf") ?? .data]
 }

@@ -11,7 +11,20 @@ open class NSResponder: NSObject {}
 @MainActor
 open class NSApplication: NSResponder {
     public class var shared: NSApplication { NSApplication() }
+    /// The object that answers the Services menu's messages (`NSServices` in Info.plist).
+    open var servicesProvider: Any?
+    open var isActive: Bool { false }
+    open func activate(ignoringOtherApps flag: Bool) {}
 }
+
+/// `NSApp`, the shared application.
+@MainActor public var NSApp: NSApplication { NSApplication.shared }
+
+/// The Swift standard library's on Apple's systems (Objective-C's `NSString **`); Linux has none.
+public typealias AutoreleasingUnsafeMutablePointer<Pointee> = UnsafeMutablePointer<Pointee>
+
+/// Tells the system to read the Services again (after `servicesProvider` is set).
+public func NSUpdateDynamicServices() {}
 
 @MainActor
 public protocol NSApplicationDelegate: NSObjectProtocol {
@@ -37,6 +50,7 @@ open class NSPasteboard: NSObject, @unchecked Sendable {
     @discardableResult open func clearContents() -> Int { 0 }
     @discardableResult open func setString(_ string: String, forType dataType: PasteboardType) -> Bool { true }
     open func string(forType dataType: PasteboardType) -> String? { nil }
+    open func declareTypes(_ newTypes: [PasteboardType], owner newOwner: Any?) -> Int { 0 }
 }
 
 extension NSPasteboardTypeName {

@@ -23,6 +23,13 @@ public enum UIKeyboardType: Int, Sendable {
     case asciiCapableNumberPad = 11
 }
 
+/// `UIApplication.State`: whether the app is in front.
+public enum UIApplicationState: Int, Sendable {
+    case active = 0
+    case inactive = 1
+    case background = 2
+}
+
 public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -41,6 +48,9 @@ open class UIApplication: UIResponder {
     }
 
     open func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {}
+
+    public typealias State = UIApplicationState
+    open var applicationState: State { .active }
 }
 
 @MainActor

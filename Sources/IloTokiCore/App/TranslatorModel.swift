@@ -130,7 +130,7 @@ public final class TranslatorModel {
     /// (`MainScreen.readyNotice`, `.readyNoticeHandled`).
     public internal(set) var readyNoticeModel: ModelChoice?
     /// Text from another app waits for the model to be ready, then translates.
-    var translateWhenReady = false
+    public internal(set) var translateWhenReady = false
     /// Imports performed and not yet ended (a model file being copied and checked), counted
     /// from the moment `perform` returns, so a front end knows how long a lent file is read.
     public internal(set) var importsUnderWay = 0
