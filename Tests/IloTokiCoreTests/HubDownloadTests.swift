@@ -48,14 +48,18 @@ import Testing
         }
     }
 
-    func run(_ download: ModelDownload) async -> (events: [DownloadEvent], error: Error?) {
-        var events: [DownloadEvent] = []
-        do {
-            for try await event in download.events { events.append(event) }
-            return (events, nil)
-        } catch {
-            return (events, error)
+    func run(_ download: ModelDownload) async -> (events: [DownloadEvent], error: Error?) { await ModelDownloaderTests.run(download) }
+
+    /// Starts the download of the published `m-Q8_0.gguf`, which stalls after 1 MiB, and pauses it there.
+    func downloadAndPauseAfterOneMiB() async throws -> [DownloadEvent] {
+        server.addFaults([.stallAfter(1 << 20)], for: "/cdn/c0ffee/m-Q8_0.gguf")
+        let download = downloader().start(DownloadRequest(entry: Self.entry, store: store, access: access))
+        let part = store.partURL(for: Self.entry)
+        for _ in 0..<2000 where ((try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0) < 1 << 20 {
+            try await Task.sleep(for: .milliseconds(10))
         }
+        download.pause()
+        return await run(download).events
     }
 
     /// What is left in the models directory.
@@ -152,14 +156,7 @@ import Testing
     @Test func aListingThatChangesBetweenAttemptsDeletesThePartAndSaysWhy() async throws {
         let first = ModelDownloaderTests.payload(4 << 20, seed: 8)
         publish(["m-Q8_0.gguf": first])
-        server.addFaults([.stallAfter(1 << 20)], for: "/cdn/c0ffee/m-Q8_0.gguf")
-        let download = downloader().start(DownloadRequest(entry: Self.entry, store: store, access: access))
-        let part = store.partURL(for: Self.entry)
-        for _ in 0..<2000 where ((try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0) < 1 << 20 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        download.pause()
-        let (events, _) = await run(download)
+        let events = try await downloadAndPauseAfterOneMiB()
         guard case .paused? = events.last else {
             Issue.record("expected a pause, got \(String(describing: events.last))")
             return
@@ -185,14 +182,7 @@ import Testing
     @Test func aPausedDownloadOfTheSameFileResumes() async throws {
         let model = ModelDownloaderTests.payload(4 << 20, seed: 10)
         publish(["m-Q8_0.gguf": model])
-        server.addFaults([.stallAfter(1 << 20)], for: "/cdn/c0ffee/m-Q8_0.gguf")
-        let download = downloader().start(DownloadRequest(entry: Self.entry, store: store, access: access))
-        let part = store.partURL(for: Self.entry)
-        for _ in 0..<2000 where ((try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0) < 1 << 20 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        download.pause()
-        _ = await run(download)
+        _ = try await downloadAndPauseAfterOneMiB()
         // The commit moved, the file did not: the bytes so far still count.
         publish(["m-Q8_0.gguf": model], commit: "d00d")
         let installed = try await downloader().download(DownloadRequest(entry: Self.entry, store: store, access: access))

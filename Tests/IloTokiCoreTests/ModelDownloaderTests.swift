@@ -59,8 +59,10 @@ import Testing
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? -1
     }
 
+    func run(_ download: ModelDownload) async -> (events: [DownloadEvent], error: Error?) { await Self.run(download) }
+
     /// Collects every event of a download; returns them and the error it ended with, if any.
-    func run(_ download: ModelDownload) async -> (events: [DownloadEvent], error: Error?) {
+    static func run(_ download: ModelDownload) async -> (events: [DownloadEvent], error: Error?) {
         var events: [DownloadEvent] = []
         do {
             for try await event in download.events { events.append(event) }
