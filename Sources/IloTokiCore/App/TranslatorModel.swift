@@ -222,9 +222,9 @@ public final class TranslatorModel {
 
     /// The state of the model used for translating (`ModelState.derive`).
     public var modelState: ModelState {
-        let entry = modelToDownload
-        let stored = entry.flatMap { entry in library.statuses.first { $0.entry.id == entry.id }?.state }
-        return ModelState.derive(load: loadPhase, download: library.activeDownload?.phase, stored: stored, total: entry.flatMap(store.expectedBytes(for:)))
+        // What the library last read from the disk: this is read on every drawing.
+        let status = modelToDownload.flatMap { entry in library.statuses.first { $0.entry.id == entry.id } }
+        return ModelState.derive(load: loadPhase, download: library.activeDownload?.phase, stored: status?.state, total: status?.expectedBytes)
     }
 
     /// Whether a newer model than the one in use is in the catalog (shown as a dot, never forced).

@@ -108,9 +108,14 @@ public final class ModelStore: Sendable {
     }
 
     public func state(of entry: CatalogEntry) -> InstallState {
+        state(of: entry, expected: expectedBytes(for: entry))
+    }
+
+    /// `entry`'s state, given its exact size as far as it is known.
+    private func state(of entry: CatalogEntry, expected: Int64?) -> InstallState {
         if let size = fileSize(fileURL(for: entry)) {
             // A Hub file is only ever renamed into place once verified against its listing.
-            guard let expected = expectedBytes(for: entry) else { return size > 0 ? .installed : .damaged(bytes: size) }
+            guard let expected else { return size > 0 ? .installed : .damaged(bytes: size) }
             return size == expected ? .installed : .damaged(bytes: size)
         }
         if let size = fileSize(partURL(for: entry)) { return .partial(bytes: size) }
@@ -120,7 +125,8 @@ public final class ModelStore: Sendable {
     /// Every catalog model with its state, in catalog order.
     public func statuses() -> [ModelStatus] {
         catalog.entries.map { entry in
-            ModelStatus(entry: entry, state: state(of: entry), bytesOnDisk: bytesOnDisk(for: entry), expectedBytes: expectedBytes(for: entry))
+            let expected = expectedBytes(for: entry)
+            return ModelStatus(entry: entry, state: state(of: entry, expected: expected), bytesOnDisk: bytesOnDisk(for: entry), expectedBytes: expected)
         }
     }
 
