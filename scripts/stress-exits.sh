@@ -7,7 +7,7 @@
 #       N: how long to go on (default 30; the tests run it for about 30 s); --ways: only these.
 #
 # The ways: a closed pipe, a full disk (arguments and standard input), SIGINT, SIGTERM and
-# SIGHUP mid-translation, Ctrl-D and Ctrl-C in the interactive session, a line that is not
+# SIGHUP mid-translation, Ctrl-D, Ctrl-C and SIGTERM in the interactive session, a line that is not
 # UTF-8 among good ones, a model file that is missing or not a model, a usage mistake, a
 # download interrupted mid-file, and `ilotoki bench` interrupted and piped into `head`.
 # Prints "N runs, 0 crashes" and exits 0, or lists what went wrong and exits 1.
@@ -64,7 +64,8 @@ EOF
 lines=$(for i in $(seq 10); do printf 'Line %s of a letter about the cat that sleeps on the warm mat.\n' "$i"; done)
 
 # The interactive session needs a terminal: Python's pty gives it one, types a line, and
-# either waits for the translation and sends Ctrl-D, or sends Ctrl-C mid-translation first.
+# either waits for the translation and sends Ctrl-D, or sends Ctrl-C mid-translation first,
+# or (session-sigterm) sends SIGTERM mid-translation, which ends the session (143).
 cat >"$work/session.py" <<'EOF'
 import os, pty, random, select, signal, sys, time
 ilotoki, model, mode = sys.argv[1:4]
@@ -94,21 +95,25 @@ def fail(why):
     sys.exit(125)
 if not read_until(lambda s: prompt in s, 30): fail("no prompt")
 os.write(fd, b"I love you and the cat\r")
-if mode == "ctrl-c":
+if mode == "session-sigterm":
+    time.sleep(random.uniform(0.0, 0.2))
+    os.kill(pid, signal.SIGTERM)
+elif mode == "ctrl-c":
     # Ctrl-C as the translation streams (or just before it starts), then at the prompt Ctrl-D.
     time.sleep(random.uniform(0.0, 0.2))
     os.write(fd, b"\x03")
-if not read_until(lambda s: s.count(prompt) >= 2, 30): fail("no prompt after the translation")
+if mode != "session-sigterm" and not read_until(lambda s: s.count(prompt) >= 2, 30): fail("no prompt after the translation")
 # A moment at the prompt, as a person takes: libedit sets the terminal's mode after it has
 # drawn the prompt, and a Ctrl-D that comes before that is read as a character, not an end.
-time.sleep(0.15)
-os.write(fd, b"\x04")
+if mode != "session-sigterm":
+    time.sleep(0.15)
+    os.write(fd, b"\x04")
 read_until(lambda s: False, 30)  # until the terminal closes: the process is leaving
 end = time.time() + 30
 while True:
     done, status = os.waitpid(pid, os.WNOHANG)
     if done != 0: break
-    if time.time() > end: fail("still running 30 s after Ctrl-D")
+    if time.time() > end: fail("still running 30 s after Ctrl-D or SIGTERM")
     time.sleep(0.01)
 if os.WIFSIGNALED(status):
     print("died of signal", os.WTERMSIG(status))
@@ -143,7 +148,7 @@ record() {
         hangs=$((hangs + 1))
         printf 'hang: %s did not end within its time (status %s); its standard error:\n' "$way" "$status" >&2
         tail -5 "$stderr_file" >&2
-    elif grep -qE "Segmentation fault|Fatal error|Illegal instruction|Aborted|core dumped|Bus error|AddressSanitizer|SUMMARY:" "$stderr_file" 2>/dev/null \
+    elif grep -qE "died of signal|Segmentation fault|Fatal error|Illegal instruction|Aborted|core dumped|Bus error|AddressSanitizer|SUMMARY:" "$stderr_file" 2>/dev/null \
         || { [ "$ok" = 0 ] && [ "${status%%[!0-9]*}" -gt 128 ]; }; then
         crashes=$((crashes + 1))
         printf 'crash: %s ended with status %s (expected %s); its standard error:\n' "$way" "$status" "$expected" >&2
@@ -169,7 +174,7 @@ signal_mid_run() {
     record "$way" "$result" "$status 0" "$work/err"
 }
 
-ways=(pipe full-arguments full-lines sigint sigterm sighup ctrl-d ctrl-c bad-line missing-model not-a-model usage
+ways=(pipe full-arguments full-lines sigint sigterm sighup ctrl-d ctrl-c session-sigterm bad-line missing-model not-a-model usage
       download-sigint bench-sigint bench-pipe)
 if [ -n "$only" ]; then read -ra ways <<<"$only"; fi
 deadline=$(($(date +%s) + seconds))
@@ -202,6 +207,10 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
     ctrl-d | ctrl-c)
         timeout -k 5 90 "$python" "$work/session.py" "$bin/ilotoki" "$tiny" "$way" >"$work/err" 2>&1 || status=$?
         record "$way" "$status" "0" "$work/err"
+        ;;
+    session-sigterm)
+        timeout -k 5 90 "$python" "$work/session.py" "$bin/ilotoki" "$tiny" "$way" >"$work/err" 2>&1 || status=$?
+        record "$way" "$status" "143" "$work/err"
         ;;
     bad-line)
         printf 'a cat\n\xff\xfe\nthe mat\n' | "${ilotoki[@]}" --model "$tiny" --threads 1 --from en >/dev/null 2>"$work/err" || status=$?

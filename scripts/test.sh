@@ -83,8 +83,18 @@ bench_smoke() {
     return $status
 }
 
+# Quiet when it passes; when it fails, the failures and the end of the run are shown.
 core_only() {
-    ILOTOKI_CORE_ONLY=1 ILOTOKI_LLM_LIB=/nonexistent swift test --quiet >/dev/null
+    local output status
+    output=$(mktemp)
+    ILOTOKI_CORE_ONLY=1 ILOTOKI_LLM_LIB=/nonexistent swift test >"$output" 2>&1
+    status=$?
+    if [ "$status" != 0 ]; then
+        grep -E "error|failed|Fatal|crash" "$output" | head -40
+        tail -30 "$output"
+    fi
+    rm -f "$output"
+    return $status
 }
 
 fuzz_briefly() {

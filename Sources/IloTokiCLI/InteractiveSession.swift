@@ -1,5 +1,12 @@
 import Foundation
 import IloTokiCore
+import IloTokiLocking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `ilotoki` on a terminal with no text: a prompt with line editing, streamed answers, a few
 /// `:` commands.
@@ -16,6 +23,20 @@ struct InteractiveSession {
             console.error("the terminal cannot be used for line editing; pipe the text in instead (echo TEXT | ilotoki).")
             return CLI.Status.failure
         }
+        // Ctrl-C never ends the session: while a line is typed the editor reads it as a key,
+        // while a translation runs the translation's own handler stops it, and in between
+        // (the line just entered, the translation not yet started) it is kept here for the
+        // translation to take. SIGTERM and SIGHUP end the session.
+        let stopRequested = Locked(false)
+        let session = Task { @MainActor in await loop(editor, stopRequested: stopRequested) }
+        return await Interrupts.shared.whileRunning(onInterrupt: { number in
+            if number == SIGINT { stopRequested.store(true) } else { session.cancel() }
+        }) {
+            await withTaskCancellationHandler { await session.value } onCancel: { session.cancel() }
+        }
+    }
+
+    private func loop(_ editor: LineEditor, stopRequested: Locked<Bool>) async -> Int32 {
         var direction = fixed ?? model.direction
         var pinned = fixed != nil
         let name = model.loadedModel?.displayName ?? "the model"
@@ -23,7 +44,10 @@ struct InteractiveSession {
         while true {
             if Task.isCancelled { return Interrupts.shared.exitStatus }
             let prompt = console.bold("\(direction.source.code)→\(direction.target.code) › ")
-            switch await editor.read(prompt: prompt) {
+            let input = await editor.read(prompt: prompt)
+            // A Ctrl-C before the prompt was ready dropped the line being typed; it stops nothing.
+            stopRequested.store(false)
+            switch input {
             case .end:
                 if Task.isCancelled { return Interrupts.shared.exitStatus }
                 console.out("\n")
@@ -66,9 +90,12 @@ struct InteractiveSession {
                 model.perform(.setDirection(direction: direction))
                 let translator = TranslateCommand(
                     context: CommandContext(console: console, environment: console.environment), arguments: ParsedArguments(command: ["translate"]))
-                switch await translator.stream(trimmed, direction: direction, model: model, json: false) {
+                switch await translator.stream(trimmed, direction: direction, model: model, json: false, stopRequested: stopRequested) {
                 case .done: break
-                case .interrupted: console.out(console.dim("\n(stopped)\n"))
+                case .interrupted:
+                    console.out(console.dim("\n(stopped)\n"))
+                    // SIGTERM or SIGHUP during a translation ends the session too.
+                    if Task.isCancelled || Interrupts.shared.lastSignal != SIGINT { return Interrupts.shared.exitStatus }
                 case .failed(let error): console.error(CLI.message(for: error))
                 }
             }

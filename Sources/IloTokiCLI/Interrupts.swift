@@ -52,6 +52,9 @@ final class Interrupts: @unchecked Sendable {
     /// How many signals arrived so far.
     var received: Int { count.value }
 
+    /// The last signal that came, or 0 if none did.
+    var lastSignal: Int32 { last.value }
+
     /// The exit status for the last signal: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
     var exitStatus: Int32 {
         let number = last.value

@@ -1,6 +1,7 @@
 import Foundation
 import IloTokiCore
 import IloTokiEngineLive
+import IloTokiLocking
 
 /// `ilotoki translate`: translates the arguments, each line of standard input, or, on a
 /// terminal with no text, runs an interactive session.
@@ -177,9 +178,11 @@ struct TranslateCommand {
 
     /// Streams one translation to standard output, ending it with a newline once it is
     /// complete (or, with `json`, writes one object when done). A translation cut short gets
-    /// no newline and no object: it is never passed off as finished.
+    /// no newline and no object: it is never passed off as finished. `stopRequested`, when
+    /// given, holds a stop asked for before this translation's own handler was in place (the
+    /// interactive session's Ctrl-C): it is taken, and the translation stops at once.
     @MainActor
-    func stream(_ text: String, direction: TranslationDirection, model: TranslatorModel, json: Bool) async -> Outcome {
+    func stream(_ text: String, direction: TranslationDirection, model: TranslatorModel, json: Bool, stopRequested: Locked<Bool>? = nil) async -> Outcome {
         let task = Task { @MainActor () -> Outcome in
             var last: TranslationProgress?
             do {
@@ -205,7 +208,9 @@ struct TranslateCommand {
         // A signal before this handler was in place cancelled the command's own task: the
         // translation follows it, so a signal is never lost between two lines.
         return await Interrupts.shared.whileRunning(onInterrupt: { _ in task.cancel() }) {
-            await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            // Taken after this handler is in place: a Ctrl-C from then on comes to it.
+            if stopRequested?.exchange(false) == true { task.cancel() }
+            return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         }
     }
 
