@@ -90,7 +90,7 @@ core_only() {
     ILOTOKI_CORE_ONLY=1 ILOTOKI_LLM_LIB=/nonexistent swift test >"$output" 2>&1
     status=$?
     if [ "$status" != 0 ]; then
-        grep -E "error|failed|Fatal|crash" "$output" | head -40
+        grep -E "✘|error:|Fatal error|failed \(" "$output" | head -40
         tail -30 "$output"
     fi
     rm -f "$output"
