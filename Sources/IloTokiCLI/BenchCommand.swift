@@ -1,5 +1,6 @@
 import Foundation
 import IloTokiCore
+import IloTokiEngineLive
 import IloTokiLLM
 
 /// `ilotoki bench`: loads a model, warms it, and times the fixed benchmark prompts.
@@ -324,7 +325,8 @@ struct BenchCommand {
     ) async throws -> GenerationStats {
         let options = GenerationOptions(
             maxTokens: maxTokens, selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"), head: head,
-            targetLanguage: prompt.targetLanguage.code, restoreResidency: restore)
+            restoreResidency: restore
+        ).writing(prompt.targetLanguage)
         for try await event in engine.events(prompt: prompt.prompt, options: options) {
             if case .finished(let stats) = event { return stats }
         }

@@ -32,8 +32,8 @@ public final class LLMTranslationEngine: TranslationEngine {
         let events = engine.events(
             prompt: prompt.prompt,
             options: GenerationOptions(
-                maxTokens: maxTokens, maxLines: prompt.maxLines, stopSequences: prompt.stopSequences, head: head,
-                targetLanguage: prompt.targetLanguage.code))
+                maxTokens: maxTokens, maxLines: prompt.maxLines, stopSequences: prompt.stopSequences, head: head
+            ).writing(prompt.targetLanguage))
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {

@@ -387,12 +387,16 @@ public final class Engine: Sendable {
         var error = [CChar](repeating: 0, count: 1024)
         let startStatus = withCStringArray(options.stopSequences) { stops in
             var params = startParams(options, ticket: ticket, stops: stops)
-            guard let target = options.targetLanguage else {
-                return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
-            }
-            return target.withCString { code in
-                params.target_language = code
-                return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
+            let kept = options.outputCharacters.map { ilotoki_llm_char_range(first: $0.lowerBound, last: $0.upperBound) }
+            let wider = options.widerCharacters.map { ilotoki_llm_char_range(first: $0.lowerBound, last: $0.upperBound) }
+            return kept.withUnsafeBufferPointer { kept in
+                wider.withUnsafeBufferPointer { wider in
+                    params.output_characters = kept.baseAddress
+                    params.output_character_count = kept.count
+                    params.wider_characters = wider.baseAddress
+                    params.wider_character_count = wider.count
+                    return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
+                }
             }
         }
         guard startStatus == ILOTOKI_LLM_OK else {

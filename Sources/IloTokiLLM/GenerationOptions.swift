@@ -50,9 +50,13 @@ public struct GenerationOptions: Sendable, Equatable {
     public var logitsForAllPromptTokens: Bool
     /// The output head.
     public var head: OutputHead
-    /// The language code of the output ("tok", "en", "ru", "vi"), which picks the trimmed
-    /// head's rows; `nil` keeps the rows of all four languages.
-    public var targetLanguage: String?
+    /// The characters the output is written in (code point ranges), which pick the trimmed
+    /// head's rows: the tokens made of them. Empty: llama.cpp's head. The app's languages'
+    /// table (IloTokiCore's `Language.outputCharacters`) says what each language is written in.
+    public var outputCharacters: [ClosedRange<UInt32>]
+    /// What the trimmed head widens to when the output leaves `outputCharacters` for these
+    /// (the app's languages together); empty: no widening.
+    public var widerCharacters: [ClosedRange<UInt32>]
     /// Read the model's pages the system took back in one pass before decoding (below 98 %
     /// resident); `false` lets them fault back during decode (benchmarks compare the two).
     public var restoreResidency: Bool
@@ -64,7 +68,8 @@ public struct GenerationOptions: Sendable, Equatable {
         selection: TokenSelection = .argmax,
         logitsForAllPromptTokens: Bool = false,
         head: OutputHead = .trimmed,
-        targetLanguage: String? = nil,
+        outputCharacters: [ClosedRange<UInt32>] = [],
+        widerCharacters: [ClosedRange<UInt32>] = [],
         restoreResidency: Bool = true
     ) {
         self.restoreResidency = restoreResidency
@@ -74,6 +79,7 @@ public struct GenerationOptions: Sendable, Equatable {
         self.selection = selection
         self.logitsForAllPromptTokens = logitsForAllPromptTokens
         self.head = head
-        self.targetLanguage = targetLanguage
+        self.outputCharacters = outputCharacters
+        self.widerCharacters = widerCharacters
     }
 }

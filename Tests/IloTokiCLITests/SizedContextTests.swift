@@ -1,5 +1,6 @@
 import Foundation
 import IloTokiCore
+import IloTokiEngineLive
 import IloTokiLLM
 import IloTokiTestSupport
 import Testing
@@ -18,7 +19,7 @@ import Testing
     }
 
     func run(_ prompt: TranslationPrompt, head: OutputHead, maxTokens: Int = 32) async throws -> GenerationStats {
-        let options = GenerationOptions(maxTokens: maxTokens, head: head, targetLanguage: prompt.targetLanguage.code)
+        let options = GenerationOptions(maxTokens: maxTokens, head: head).writing(prompt.targetLanguage)
         for try await event in engine.events(prompt: prompt.prompt, options: options) {
             if case .finished(let stats) = event { return stats }
         }

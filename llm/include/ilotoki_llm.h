@@ -140,6 +140,12 @@ typedef struct ilotoki_llm_load_params {
     int32_t flash_attention;
 } ilotoki_llm_load_params;
 
+/** Unicode code points from `first` to `last`, both included. */
+typedef struct ilotoki_llm_char_range {
+    uint32_t first;
+    uint32_t last;
+} ilotoki_llm_char_range;
+
 /** Parameters for `ilotoki_llm_start`. Start from `ilotoki_llm_default_start_params()`. */
 typedef struct ilotoki_llm_start_params {
     /** At most this many tokens are generated; 0 or less means until the context is full. */
@@ -164,11 +170,24 @@ typedef struct ilotoki_llm_start_params {
     /** The output head (see `ilotoki_llm_head`). */
     ilotoki_llm_head head;
     /**
-     * The language the output is written in ("tok", "en", "ru", "vi"), which picks the
-     * trimmed head's rows; NULL or another code keeps the rows of all four. Not kept: the
-     * caller's string needs to live only for the call.
+     * The characters the output is written in, which pick the trimmed head's rows: the
+     * tokens whose text is made of these characters, and every control, byte and unknown
+     * token. The core knows no languages; the caller's table says what each is written in
+     * (IloTokiCore's `Language.outputCharacters`). NULL or none: llama.cpp's head. Not kept:
+     * the ranges need to live only for the call.
      */
-    const char *target_language;
+    const ilotoki_llm_char_range *output_characters;
+    /** Number of entries in `output_characters`. */
+    size_t output_character_count;
+    /**
+     * The characters the head widens to when a check finds the output leaving
+     * `output_characters` for a token made of these (a name copied from the source, a model
+     * answering in another of the app's languages): the app's languages together. NULL or
+     * none: no widening (such a step is taken again with llama.cpp's head). Not kept.
+     */
+    const ilotoki_llm_char_range *wider_characters;
+    /** Number of entries in `wider_characters`. */
+    size_t wider_character_count;
     /**
      * Before evaluating, bring back the model's pages the system has taken (see
      * `ilotoki_llm_stats.resident_fraction`): when less than 98 % of the file is in memory,
@@ -384,7 +403,7 @@ double ilotoki_llm_resident_fraction(ilotoki_llm *llm);
  * sequence's sums depend on another's), sized to the prompts: `sequences` times the longest
  * prompt plus the largest token limit, rounded up to 256. It is kept for later batches and made
  * again when a batch needs more. llama.cpp's head computes every step (the trimmed head serves
- * `start`); `params.head` and `params.target_language` are not used.
+ * `start`); `params.head` and the character sets are not used.
  *
  * Prompts are tokenized here. One that cannot be translated (not UTF-8, empty, longer than the
  * handle's context) does not fail the call: it ends at once with the finish reason `ERROR`,

@@ -163,14 +163,22 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     pending.clear();
     checks_done = 0;
     rollbacks = 0;
+    const ilotoki::CharacterSet kept_characters(start_params.output_characters, start_params.output_character_count);
+    // Without characters to keep there is nothing to trim to.
+    if (trimming && kept_characters.empty()) trimming = false;
     if (trimming) {
-        head->use_script(vocab, ilotoki::output_script_for_language(start_params.target_language));
+        head->use_characters(vocab, kept_characters,
+                             ilotoki::CharacterSet(start_params.wider_characters, start_params.wider_character_count));
         // Checking a choice costs a dot product with every excluded row, once per token: with
         // ggml's one-state kernel it pays only where the kept rows are few (see
         // docs/benchmarks.md, "The trimmed output head").
         trimming = head->worth_trimming();
     }
-    params.target_language = nullptr; // not kept: the caller owns it
+    // Not kept: the caller owns them.
+    params.output_characters = nullptr;
+    params.output_character_count = 0;
+    params.wider_characters = nullptr;
+    params.wider_character_count = 0;
     // The prompt's own choice comes from llama.cpp's head: a step taken again later would be
     // a one-token evaluation, whose rounding differs from the prompt batch's.
     hook_head(false);

@@ -106,7 +106,10 @@ ilotoki_llm_start_params ilotoki_llm_default_start_params(void) {
     params.logits_for_all_prompt_tokens = false;
     params.ticket = 0;
     params.head = ILOTOKI_LLM_HEAD_TRIMMED;
-    params.target_language = nullptr;
+    params.output_characters = nullptr;
+    params.output_character_count = 0;
+    params.wider_characters = nullptr;
+    params.wider_character_count = 0;
     params.restore_residency = true;
     return params;
 }

@@ -2,7 +2,7 @@
 
 #include "utf8.hpp"
 
-#include <cstring>
+#include <algorithm>
 #include <string>
 
 namespace ilotoki {
@@ -19,75 +19,46 @@ uint32_t next_code_point(const uint8_t *bytes, size_t &i) {
     return code;
 }
 
-bool is_ascii_letter(uint32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-/// What every language writes: whitespace, digits, ASCII punctuation and symbols, the
-/// typographic punctuation of the four languages (dashes, quotes, ellipsis, guillemets).
-bool is_shared(uint32_t c) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xA0) return true;
-    if (c < 0x80) return c >= 0x21 && c <= 0x7E && !is_ascii_letter(c);
-    if (c == 0xAB || c == 0xBB || c == 0xB7 || c == 0xA7 || c == 0xB0) return true; // « » · § °
-    if (c >= 0x2010 && c <= 0x205E) return true;                                     // General Punctuation
-    if (c == 0x2116) return true;                                                    // №
-    return false;
-}
-
-bool is_toki_pona_letter(uint32_t c) {
-    if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
-    return c < 0x80 && std::strchr("aeijklmnopstuw", static_cast<int>(c)) != nullptr && c != 0;
-}
-
-bool is_latin_1_letter(uint32_t c) { return c >= 0xC0 && c <= 0xFF && c != 0xD7 && c != 0xF7; }
-
-bool is_cyrillic(uint32_t c) { return c >= 0x0400 && c <= 0x04FF; }
-
-bool is_vietnamese(uint32_t c) {
-    return is_ascii_letter(c) || is_latin_1_letter(c) || (c >= 0x0100 && c <= 0x024F) // Latin Extended-A and -B (ă đ ơ ư)
-           || (c >= 0x0300 && c <= 0x036F)                                           // combining tone marks
-           || (c >= 0x1EA0 && c <= 0x1EF9);                                          // Latin Extended Additional
-}
-
-bool fits(uint32_t c, OutputScript script) {
-    if (is_shared(c)) return true;
-    switch (script) {
-    case OutputScript::TokiPona: return is_toki_pona_letter(c);
-    case OutputScript::English: return is_ascii_letter(c) || is_latin_1_letter(c);
-    case OutputScript::Russian: return is_cyrillic(c);
-    case OutputScript::Vietnamese: return is_vietnamese(c);
-    case OutputScript::Any: return is_vietnamese(c) || is_cyrillic(c);
-    }
-    return false;
-}
-
 } // namespace
 
-OutputScript output_script_for_language(const char *code) {
-    if (code == nullptr) return OutputScript::Any;
-    const std::string language(code);
-    if (language == "tok") return OutputScript::TokiPona;
-    if (language == "en") return OutputScript::English;
-    if (language == "ru") return OutputScript::Russian;
-    if (language == "vi") return OutputScript::Vietnamese;
-    return OutputScript::Any;
-}
-
-const char *output_script_name(OutputScript script) {
-    switch (script) {
-    case OutputScript::TokiPona: return "tok";
-    case OutputScript::English: return "en";
-    case OutputScript::Russian: return "ru";
-    case OutputScript::Vietnamese: return "vi";
-    case OutputScript::Any: return "any";
+CharacterSet::CharacterSet(const ilotoki_llm_char_range *ranges, size_t count) {
+    if (ranges == nullptr) return;
+    for (size_t i = 0; i < count; ++i) {
+        if (ranges[i].first <= ranges[i].last) ranges_.push_back(ranges[i]);
     }
-    return "any";
+    std::sort(ranges_.begin(), ranges_.end(),
+              [](const ilotoki_llm_char_range &a, const ilotoki_llm_char_range &b) { return a.first < b.first; });
+    std::vector<ilotoki_llm_char_range> merged;
+    for (const auto &range : ranges_) {
+        // Touching ranges merge too (`last` + 1 cannot overflow past a real code point).
+        if (!merged.empty() && static_cast<uint64_t>(range.first) <= static_cast<uint64_t>(merged.back().last) + 1) {
+            merged.back().last = std::max(merged.back().last, range.last);
+        } else {
+            merged.push_back(range);
+        }
+    }
+    ranges_ = std::move(merged);
 }
 
-bool text_fits_script(std::string_view text, OutputScript script) {
+bool CharacterSet::contains(uint32_t code_point) const {
+    // The first range that ends at or after the code point.
+    const auto found = std::lower_bound(ranges_.begin(), ranges_.end(), code_point,
+                                        [](const ilotoki_llm_char_range &range, uint32_t c) { return range.last < c; });
+    return found != ranges_.end() && found->first <= code_point;
+}
+
+bool CharacterSet::operator==(const CharacterSet &other) const {
+    return ranges_.size() == other.ranges_.size() &&
+           std::equal(ranges_.begin(), ranges_.end(), other.ranges_.begin(),
+                      [](const ilotoki_llm_char_range &a, const ilotoki_llm_char_range &b) { return a.first == b.first && a.last == b.last; });
+}
+
+bool text_fits(std::string_view text, const CharacterSet &characters) {
     if (!utf8::is_valid(text.data(), text.size())) return true;
     const auto *bytes = reinterpret_cast<const uint8_t *>(text.data());
     size_t i = 0;
     while (i < text.size()) {
-        if (!fits(next_code_point(bytes, i), script)) return false;
+        if (!characters.contains(next_code_point(bytes, i))) return false;
     }
     return true;
 }
@@ -102,13 +73,13 @@ std::string token_text(const llama_vocab *vocab, llama_token token, bool special
     return text;
 }
 
-std::vector<int32_t> rows_for_script(const llama_vocab *vocab, OutputScript script) {
+std::vector<int32_t> rows_for_characters(const llama_vocab *vocab, const CharacterSet &characters) {
     const int32_t count = llama_vocab_n_tokens(vocab);
     std::vector<int32_t> rows;
     for (int32_t token = 0; token < count; ++token) {
         const auto attributes = llama_vocab_get_attr(vocab, token);
         const bool always = (attributes & (LLAMA_TOKEN_ATTR_CONTROL | LLAMA_TOKEN_ATTR_BYTE | LLAMA_TOKEN_ATTR_UNKNOWN)) != 0;
-        if (always || text_fits_script(token_text(vocab, token, /*special*/ true), script)) rows.push_back(token);
+        if (always || text_fits(token_text(vocab, token, /*special*/ true), characters)) rows.push_back(token);
     }
     return rows;
 }

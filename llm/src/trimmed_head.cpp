@@ -19,6 +19,8 @@ namespace {
 
 /// Sets of at most this share of the vocabulary are copied into one compact block.
 constexpr double kCompactShare = 0.2;
+// Character sets whose rows are kept at once.
+constexpr size_t kKnownSets = 6;
 
 struct GgufFile {
     gguf_context *context = nullptr;
@@ -167,18 +169,21 @@ TrimmedHead::~TrimmedHead() {
     if (map_ != nullptr) munmap(map_, map_size_);
 }
 
-const std::vector<int32_t> &TrimmedHead::rows_of(const llama_vocab *vocab, OutputScript script) {
-    const auto index = static_cast<size_t>(script);
-    if (!script_known_[index]) {
-        script_rows_[index] = rows_for_script(vocab, script);
-        script_known_[index] = true;
+const std::vector<int32_t> &TrimmedHead::rows_of(const llama_vocab *vocab, const CharacterSet &characters) {
+    for (const auto &known : known_rows_) {
+        if (known.characters == characters) return known.rows;
     }
-    return script_rows_[index];
+    // An app asks for a handful of sets; a caller that keeps asking for new ones does not
+    // keep a megabyte of rows for each.
+    if (known_rows_.size() >= kKnownSets) known_rows_.erase(known_rows_.begin());
+    known_rows_.push_back({characters, rows_for_characters(vocab, characters)});
+    return known_rows_.back().rows;
 }
 
-void TrimmedHead::use_script(const llama_vocab *vocab, OutputScript script) {
-    if (script_set_ && script == script_) return;
-    kept_ = rows_of(vocab, script);
+void TrimmedHead::use_characters(const llama_vocab *vocab, const CharacterSet &characters, const CharacterSet &wider) {
+    wider_ = wider;
+    if (characters_set_ && characters == characters_) return;
+    kept_ = rows_of(vocab, characters);
     excluded_.clear();
     excluded_.reserve(static_cast<size_t>(rows_) - kept_.size());
     size_t next = 0;
@@ -189,28 +194,27 @@ void TrimmedHead::use_script(const llama_vocab *vocab, OutputScript script) {
             excluded_.push_back(token);
         }
     }
-    // One compact block at a time, kept while a wider set is in use: a translation that
-    // widens its set does not cost the next one in the same direction a new copy.
-    if (static_cast<double>(kept_.size()) <= kCompactShare * rows_ && !(compact_.data() != nullptr && compact_script_ == script)) {
+    if (static_cast<double>(kept_.size()) <= kCompactShare * rows_ && !(compact_.data() != nullptr && compact_characters_ == characters)) {
         compact_.reset(kept_.size() * row_bytes_);
         if (compact_.data() != nullptr) {
             for (size_t i = 0; i < kept_.size(); ++i) std::memcpy(compact_.data() + i * row_bytes_, row(kept_[i]), row_bytes_);
-            compact_script_ = script;
+            compact_characters_ = characters;
         }
     }
-    script_ = script;
-    script_set_ = true;
+    characters_ = characters;
+    characters_set_ = true;
 }
 
 bool TrimmedHead::can_widen_to(const llama_vocab *vocab, int32_t row) {
-    if (script_ == OutputScript::Any) return false;
-    const std::vector<int32_t> &wide = rows_of(vocab, OutputScript::Any);
+    if (wider_.empty() || wider_ == characters_) return false;
+    const std::vector<int32_t> &wide = rows_of(vocab, wider_);
     return std::binary_search(wide.begin(), wide.end(), row);
 }
 
 bool TrimmedHead::widen(const llama_vocab *vocab, int32_t row) {
     if (!can_widen_to(vocab, row)) return false;
-    use_script(vocab, OutputScript::Any);
+    const CharacterSet wider = wider_;
+    use_characters(vocab, wider, wider);
     return true;
 }
 

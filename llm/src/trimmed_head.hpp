@@ -68,15 +68,15 @@ public:
     TrimmedHead(const TrimmedHead &) = delete;
     TrimmedHead &operator=(const TrimmedHead &) = delete;
 
-    /// Makes `script`'s rows the kept ones; their set is computed once and cached. Small sets
-    /// are copied together (a compact block the CPU streams through); large ones are read
-    /// from the file's head where they lie.
-    void use_script(const llama_vocab *vocab, OutputScript script);
+    /// Makes the rows of `characters` the kept ones, and `wider` the set `widen` goes to;
+    /// a set's rows are computed once and cached. Small sets are copied together (a compact
+    /// block the CPU streams through); large ones are read from the file's head where they lie.
+    void use_characters(const llama_vocab *vocab, const CharacterSet &characters, const CharacterSet &wider);
 
-    /// Where a check found `row` (an excluded row) winning and the current set is narrower
-    /// than the four languages' union: makes that union the kept set and returns true. A
-    /// translation into Toki Pona that copies an English name, or a base model that answers in
-    /// English, goes on trimmed instead of falling back to llama.cpp's head.
+    /// Where a check found `row` (an excluded row) winning and `row` is one of the wider
+    /// set's, which the kept set is not yet: makes the wider set the kept one and returns
+    /// true. A translation into Toki Pona that copies an English name, or a base model that
+    /// answers in English, goes on trimmed instead of falling back to llama.cpp's head.
     bool widen(const llama_vocab *vocab, int32_t row);
     /// Whether `widen` would widen for `row` (the decision asks before the head acts).
     bool can_widen_to(const llama_vocab *vocab, int32_t row);
@@ -122,8 +122,8 @@ private:
     void kept_part(const uint8_t *state, int ith, int nth);
     void check_part(const uint8_t *current, int32_t count, int ith, int nth);
     const uint8_t *row(int32_t token) const { return head_ + static_cast<size_t>(token) * row_bytes_; }
-    const std::vector<int32_t> &rows_of(const llama_vocab *vocab, OutputScript script);
-    bool is_compact() const { return compact_.data() != nullptr && compact_script_ == script_; }
+    const std::vector<int32_t> &rows_of(const llama_vocab *vocab, const CharacterSet &characters);
+    bool is_compact() const { return compact_.data() != nullptr && compact_characters_ == characters_; }
 
     // The file's head, mapped read-only.
     void *map_ = nullptr;
@@ -140,16 +140,21 @@ private:
     int32_t threads_ = 1;
     int32_t slots_ = 0;
 
-    // The kept rows of the current script, and the others.
-    std::vector<std::vector<int32_t>> script_rows_ = std::vector<std::vector<int32_t>>(kOutputScriptCount);
-    bool script_known_[kOutputScriptCount] = {};
-    OutputScript script_ = OutputScript::Any;
-    bool script_set_ = false;
+    // The rows of each set used so far (a few: one per language and their union).
+    struct KnownRows {
+        CharacterSet characters;
+        std::vector<int32_t> rows;
+    };
+    std::vector<KnownRows> known_rows_;
+    // The kept set and its rows, the others, and the set to widen to.
+    CharacterSet characters_;
+    bool characters_set_ = false;
+    CharacterSet wider_;
     std::vector<int32_t> kept_;
     std::vector<int32_t> excluded_;
-    // The kept rows of compact_script_, copied together (sets of at most kCompactShare).
+    // The kept rows of compact_characters_, copied together (sets of at most kCompactShare).
     AnonymousBlock compact_;
-    OutputScript compact_script_ = OutputScript::Any;
+    CharacterSet compact_characters_;
 
     // Per step.
     int32_t slot_ = 0;

@@ -1,12 +1,15 @@
 /*
- * greedy_tokens [--head full|trimmed] [--to LANGUAGE] [--threads N] [--batch N] [--flash-attention -1|0|1] MODEL.gguf MAX_TOKENS PROMPT...
+ * greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N]
+ *               [--flash-attention -1|0|1] MODEL.gguf MAX_TOKENS PROMPT...
  *
  * Prints, one line per prompt, the token ids the inference core chooses greedily for each
  * prompt (BOS added, as in translation; no stop sequences, no line limit; ends at the model's
  * end-of-generation token or after MAX_TOKENS). The model pipeline's test compares them with
- * transformers (scripts/test-model-pipeline.sh). The head is the default (trimmed where the
- * model allows it, for all four languages' rows) unless --head and --to say otherwise; the
- * trimmed head's checks and rollbacks go to stderr, one line per prompt. With --batch N the
+ * transformers (scripts/test-model-pipeline.sh). The head is trimmed where the model allows
+ * it to the rows of --characters (and widens to --wider), or llama.cpp's without them or with
+ * --head full. RANGES are code points in hex, "20-7E,400-4FF,2010": the callers' test data
+ * (the app's languages' table is IloTokiCore's). The trimmed head's checks and rollbacks go
+ * to stderr, one line per prompt. With --batch N the
  * prompts are one batch (ilotoki_llm_start_batch), N decoded at once, and the lines are in
  * the prompts' order all the same: they must equal the lines without it.
  */
@@ -16,17 +19,57 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MOST_RANGES 64
+
+/* Reads "20-7E,400-4FF,2010" into `ranges`; returns how many, or -1 for a mistake. */
+static int parse_ranges(const char *text, ilotoki_llm_char_range *ranges) {
+    int count = 0;
+    const char *at = text;
+    while (*at != '\0') {
+        if (count == MOST_RANGES) return -1;
+        char *end = NULL;
+        const unsigned long first = strtoul(at, &end, 16);
+        if (end == at) return -1;
+        unsigned long last = first;
+        if (*end == '-') {
+            const char *from = end + 1;
+            last = strtoul(from, &end, 16);
+            if (end == from) return -1;
+        }
+        ranges[count].first = (uint32_t)first;
+        ranges[count].last = (uint32_t)last;
+        count += 1;
+        if (*end == ',') end += 1;
+        else if (*end != '\0') return -1;
+        at = end;
+    }
+    return count;
+}
+
 int main(int argc, char **argv) {
     ilotoki_llm_start_params start = ilotoki_llm_default_start_params();
     ilotoki_llm_load_params load = ilotoki_llm_default_load_params();
     load.threads = 1;
     int first = 1;
     int batch = 0;
+    ilotoki_llm_char_range kept[MOST_RANGES], wider[MOST_RANGES];
     while (first + 1 < argc && strncmp(argv[first], "--", 2) == 0) {
         if (strcmp(argv[first], "--head") == 0) {
             start.head = strcmp(argv[first + 1], "full") == 0 ? ILOTOKI_LLM_HEAD_FULL : ILOTOKI_LLM_HEAD_TRIMMED;
-        } else if (strcmp(argv[first], "--to") == 0) {
-            start.target_language = argv[first + 1];
+        } else if (strcmp(argv[first], "--characters") == 0 || strcmp(argv[first], "--wider") == 0) {
+            const int is_kept = strcmp(argv[first], "--characters") == 0;
+            const int count = parse_ranges(argv[first + 1], is_kept ? kept : wider);
+            if (count < 0) {
+                fprintf(stderr, "greedy_tokens: %s takes ranges such as 20-7E,400-4FF (at most %d)\n", argv[first], MOST_RANGES);
+                return 2;
+            }
+            if (is_kept) {
+                start.output_characters = kept;
+                start.output_character_count = (size_t)count;
+            } else {
+                start.wider_characters = wider;
+                start.wider_character_count = (size_t)count;
+            }
         } else if (strcmp(argv[first], "--flash-attention") == 0) {
             load.flash_attention = atoi(argv[first + 1]);
         } else if (strcmp(argv[first], "--batch") == 0) {
@@ -39,7 +82,8 @@ int main(int argc, char **argv) {
         first += 2;
     }
     if (argc - first < 3) {
-        fprintf(stderr, "usage: greedy_tokens [--head full|trimmed] [--to LANGUAGE] [--threads N] MODEL.gguf MAX_TOKENS PROMPT...\n");
+        fprintf(stderr, "usage: greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N] "
+                        "MODEL.gguf MAX_TOKENS PROMPT...\n");
         return 2;
     }
     char error[512];

@@ -1,10 +1,12 @@
-// Which token texts each target language's trimmed head keeps (output_rows.cpp).
+// Character sets and which token texts fit them (output_rows.cpp). The sets here are test
+// data; the languages' own table is the app's (IloTokiCore, LanguageCharactersTests).
 #include "output_rows.hpp"
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
-using ilotoki::OutputScript;
+using ilotoki::CharacterSet;
 
 static int failures = 0;
 
@@ -15,42 +17,52 @@ static void expect(bool condition, const char *what, const std::string &text) {
     }
 }
 
-static void fits(const std::string &text, OutputScript script) { expect(ilotoki::text_fits_script(text, script), "should fit", text); }
-static void misfits(const std::string &text, OutputScript script) { expect(!ilotoki::text_fits_script(text, script), "should not fit", text); }
+static CharacterSet set(std::vector<ilotoki_llm_char_range> ranges) { return CharacterSet(ranges.data(), ranges.size()); }
+static void fits(const std::string &text, const CharacterSet &characters) { expect(ilotoki::text_fits(text, characters), "should fit", text); }
+static void misfits(const std::string &text, const CharacterSet &characters) { expect(!ilotoki::text_fits(text, characters), "should not fit", text); }
 
 int main() {
-    // Toki Pona: its fourteen letters in both cases, digits, punctuation.
-    fits(" jan", OutputScript::TokiPona);
-    fits("Sonja", OutputScript::TokiPona);
-    fits(" mi olin e sina.", OutputScript::TokiPona);
-    fits("«toki!»", OutputScript::TokiPona);
-    fits(" 2024 —", OutputScript::TokiPona);
-    misfits(" the", OutputScript::TokiPona);     // h is not a Toki Pona letter
-    misfits("x", OutputScript::TokiPona);
-    misfits(" привет", OutputScript::TokiPona);
-    // Russian: Cyrillic, with ё, and the shared punctuation.
-    fits(" ёлка", OutputScript::Russian);
-    fits("«Привет», — сказал он.", OutputScript::Russian);
-    misfits(" hello", OutputScript::Russian);
-    // English: ASCII letters and Latin-1.
-    fits(" naïve café", OutputScript::English);
-    misfits(" tiếng", OutputScript::English);
-    // Vietnamese: precomposed and combining marks, đ, ơ, ư.
-    fits(" tiếng Việt đẹp", OutputScript::Vietnamese);
-    fits(" ươ", OutputScript::Vietnamese);
-    fits("a\xCC\x81", OutputScript::Vietnamese); // a + combining acute
-    misfits(" да", OutputScript::Vietnamese);
-    // All four: anything the four languages write, nothing else.
-    fits(" привет tiếng", OutputScript::Any);
-    misfits(" 日本", OutputScript::Any);
-    misfits(" ελα", OutputScript::Any);
-    // Part of a character (a byte-level piece) fits everywhere: the check cannot tell.
-    fits("\xD0", OutputScript::TokiPona);
-    // Language codes.
-    expect(ilotoki::output_script_for_language("tok") == OutputScript::TokiPona, "tok", "tok");
-    expect(ilotoki::output_script_for_language("ru") == OutputScript::Russian, "ru", "ru");
-    expect(ilotoki::output_script_for_language("de") == OutputScript::Any, "de", "de");
-    expect(ilotoki::output_script_for_language(nullptr) == OutputScript::Any, "null", "");
+    // Ranges in any order, overlapping and touching, come out sorted and merged.
+    const CharacterSet merged = set({{0x61, 0x6D}, {0x20, 0x20}, {0x6E, 0x7A}, {0x65, 0x70}, {0x30, 0x39}});
+    expect(merged.ranges().size() == 3, "three ranges after merging", "");
+    expect(merged.ranges()[0].first == 0x20 && merged.ranges()[1].first == 0x30 && merged.ranges()[2].first == 0x61 &&
+               merged.ranges()[2].last == 0x7A,
+           "sorted and merged", "");
+    expect(merged == set({{0x20, 0x20}, {0x30, 0x39}, {0x61, 0x7A}}), "equal to the same set written otherwise", "");
+    expect(merged != set({{0x20, 0x20}, {0x61, 0x7A}}), "not equal to a smaller set", "");
+    // A range whose first is above its last is empty; none at all is the empty set.
+    expect(set({{0x7A, 0x61}}).empty(), "a backwards range is empty", "");
+    expect(CharacterSet(nullptr, 4).empty(), "no ranges", "");
+    // Both ends are in, their neighbours are not.
+    expect(merged.contains(0x61) && merged.contains(0x7A) && !merged.contains(0x60) && !merged.contains(0x7B), "ends", "");
+    expect(!merged.contains(0) && !merged.contains(0x10FFFF), "outside", "");
+    const CharacterSet top = set({{0x10FFFE, 0xFFFFFFFF}});
+    expect(top.contains(0x10FFFF) && !top.contains(0x10FFFD), "a range up to the largest value", "");
+
+    // Text: every character must be in the set.
+    const CharacterSet lowercase_and_space = set({{0x20, 0x20}, {0x61, 0x7A}});
+    fits(" jan pona", lowercase_and_space);
+    fits("", lowercase_and_space);
+    misfits(" Jan", lowercase_and_space);
+    misfits(" jan.", lowercase_and_space);
+    const CharacterSet cyrillic = set({{0x20, 0x20}, {0x0400, 0x04FF}});
+    fits(" ёлка", cyrillic);
+    misfits(" ёлка!", cyrillic);
+    misfits(" hello", cyrillic);
+    // Four-byte characters are decoded whole.
+    const CharacterSet sitelen_pona = set({{0xF1900, 0xF19FF}});
+    fits("\xF3\xB1\xA4\x80", sitelen_pona); // U+F1900
+    misfits("\xF3\xB1\xA4\x80\xF0\x9F\x98\x80", sitelen_pona); // U+F1900 U+1F600
+    // Combining marks are characters of their own.
+    const CharacterSet with_marks = set({{0x61, 0x7A}, {0x0300, 0x036F}});
+    fits("a\xCC\x81", with_marks);
+    misfits("a\xCC\x81", lowercase_and_space);
+    // Part of a character (a byte-level piece) fits every set: the check cannot tell.
+    fits("\xD0", lowercase_and_space);
+    fits("\xD0", CharacterSet());
+    // The empty set fits nothing but empty text.
+    misfits("a", CharacterSet());
+    fits("", CharacterSet());
     if (failures == 0) std::printf("output_rows_test: all passed\n");
     return failures == 0 ? 0 : 1;
 }

@@ -134,14 +134,18 @@ public enum TokiPonaDetector {
         var foreign: [String: Int] = [:]
 
         init(_ text: String) {
+            // The scripts are the languages' table's (LanguageCharacters.swift).
             for scalar in text.unicodeScalars where scalar.properties.isAlphabetic {
-                switch scalar.value {
-                case 0x0400...0x04FF: cyrillic += 1
-                case 0x41...0x5A, 0x61...0x7A, 0xC0...0x024F, 0x1E00...0x1EFF: latin += 1
-                case 0x0300...0x036F: break  // combining marks (Vietnamese typed with them)
-                default: foreign[Self.scriptName(scalar), default: 0] += 1
+                if Language.russian.letters.contains(scalar) {
+                    cyrillic += 1
+                } else if CharacterClass.latinLetters.contains(scalar) {
+                    latin += 1
+                } else if !CharacterClass.combiningMarks.contains(scalar) {  // Vietnamese typed with separate marks
+                    foreign[Self.scriptName(scalar), default: 0] += 1
                 }
-                if TokiPonaDetector.vietnameseLetters.contains(scalar) || (0x1EA0...0x1EF9).contains(scalar.value) { vietnamese += 1 }
+                if TokiPonaDetector.vietnameseLetters.contains(scalar) || CharacterClass.vietnameseToneLetters.contains(scalar) {
+                    vietnamese += 1
+                }
             }
         }
 
@@ -187,7 +191,8 @@ public enum TokiPonaDetector {
     static let forbiddenSyllables: Set<String> = ["ji", "ti", "wo", "wu"]
 
     /// Letters that only Vietnamese uses among the four languages: ă â đ ê ô ơ ư (any case),
-    /// and the precomposed letters with tone marks (U+1EA0…U+1EF9) checked separately.
+    /// and the precomposed letters with tone marks (`CharacterClass.vietnameseToneLetters`)
+    /// checked separately.
     static let vietnameseLetters: Set<Unicode.Scalar> = [
         "ă", "â", "đ", "ê", "ô", "ơ", "ư", "Ă", "Â", "Đ", "Ê", "Ô", "Ơ", "Ư",
         "à", "á", "ã", "è", "é", "ì", "í", "ĩ", "ò", "ó", "õ", "ù", "ú", "ũ", "ý",
