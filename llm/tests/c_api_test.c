@@ -145,6 +145,66 @@ static void with_models(const char *directory) {
     ilotoki_llm_free(llm);
 }
 
+/* The trimmed head's rows come from the characters the caller names; without them,
+ * llama.cpp's head computes every row. Needs the Gemma test model (the tiny one is a llama
+ * graph, which keeps llama.cpp's head). */
+static void trimmed_rows(const char *directory) {
+    char error[512];
+    char gemma[1024];
+    snprintf(gemma, sizeof gemma, "%s/gemma-3-270m-q4_k_m.gguf", directory);
+    ilotoki_llm *llm = NULL;
+    ilotoki_llm_load_params load = ilotoki_llm_default_load_params();
+    load.threads = 2;
+    EXPECT(ilotoki_llm_load(gemma, &load, &llm, error, sizeof error) == ILOTOKI_LLM_OK);
+    if (llm == NULL) return;
+    ilotoki_llm_model_info info;
+    EXPECT(ilotoki_llm_get_model_info(llm, &info) == ILOTOKI_LLM_OK);
+    EXPECT(info.trimmed_head);
+    const char *prompt = "Translate into English: mi moku e kili.\nEnglish:";
+    const char *piece = NULL;
+    size_t length = 0;
+    ilotoki_llm_stats stats;
+
+    ilotoki_llm_start_params start = ilotoki_llm_default_start_params();
+    start.max_tokens = 4;
+    EXPECT(start.head == ILOTOKI_LLM_HEAD_TRIMMED && start.output_characters == NULL && start.wider_characters == NULL);
+    EXPECT(ilotoki_llm_start(llm, prompt, &start, error, sizeof error) == ILOTOKI_LLM_OK);
+    while (ilotoki_llm_next(llm, &piece, &length, error, sizeof error) == ILOTOKI_LLM_OK) {
+    }
+    EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK && stats.head_rows == info.vocabulary_size);
+
+    /* Lowercase letters and a space, listed backwards and overlapping (the core sorts and
+     * merges them), and an empty range, which holds nothing. */
+    const ilotoki_llm_char_range letters[] = {{0x6E, 0x7A}, {0x61, 0x70}, {0x20, 0x20}, {0x7A, 0x61}};
+    start.output_characters = letters;
+    start.output_character_count = 4;
+    EXPECT(ilotoki_llm_start(llm, prompt, &start, error, sizeof error) == ILOTOKI_LLM_OK);
+    while (ilotoki_llm_next(llm, &piece, &length, error, sizeof error) == ILOTOKI_LLM_OK) {
+    }
+    EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK);
+    EXPECT(stats.head_rows > 0 && stats.head_rows < info.vocabulary_size / 2);
+    const int32_t lowercase_rows = stats.head_rows;
+
+    /* The same set written otherwise keeps the same rows. */
+    const ilotoki_llm_char_range same[] = {{0x20, 0x20}, {0x61, 0x7A}};
+    start.output_characters = same;
+    start.output_character_count = 2;
+    EXPECT(ilotoki_llm_start(llm, prompt, &start, error, sizeof error) == ILOTOKI_LLM_OK);
+    while (ilotoki_llm_next(llm, &piece, &length, error, sizeof error) == ILOTOKI_LLM_OK) {
+    }
+    EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK && (stats.head_widened || stats.head_rows == lowercase_rows));
+
+    /* A set of nothing is no set: llama.cpp's head. */
+    const ilotoki_llm_char_range nothing[] = {{0x7A, 0x61}};
+    start.output_characters = nothing;
+    start.output_character_count = 1;
+    EXPECT(ilotoki_llm_start(llm, prompt, &start, error, sizeof error) == ILOTOKI_LLM_OK);
+    while (ilotoki_llm_next(llm, &piece, &length, error, sizeof error) == ILOTOKI_LLM_OK) {
+    }
+    EXPECT(ilotoki_llm_get_stats(llm, &stats) == ILOTOKI_LLM_OK && stats.head_rows == info.vocabulary_size);
+    ilotoki_llm_free(llm);
+}
+
 int main(int argc, char **argv) {
     char error[512];
     ilotoki_llm *llm = (ilotoki_llm *)1;
@@ -186,7 +246,10 @@ int main(int argc, char **argv) {
     EXPECT(ilotoki_llm_check_model(NULL, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_ARGUMENT);
     EXPECT(ilotoki_llm_check_model("/nonexistent/model.gguf", error, sizeof error) == ILOTOKI_LLM_ERROR_FILE_NOT_FOUND);
 
-    if (argc > 1) with_models(argv[1]);
+    if (argc > 1) {
+        with_models(argv[1]);
+        trimmed_rows(argv[1]);
+    }
 
     if (failures > 0) {
         fprintf(stderr, "c_api_test: %d failure(s)\n", failures);
