@@ -148,6 +148,21 @@ int main(int argc, char **argv) {
                     median_ms(runs, [&] { for (int k = 0; k < repeats; ++k) kernel(*dots, all.data(), cached, 8); }) / 8);
     }
     if (kernels.empty()) std::printf("this CPU has no row kernel: the check uses ggml's vec_dot\n");
+    // How the cost per state falls with the states checked together (streamed rows): a check
+    // at a line end or at the end of the output has fewer than 8.
+    std::printf("\nms per state by states checked together (streamed)\n%-24s", "");
+    for (const int count : {1, 2, 3, 4, 6, 8}) std::printf(" %7d", count);
+    std::printf("\n%-24s", "ggml vec_dot");
+    for (const int count : {1, 2, 3, 4, 6, 8}) {
+        std::printf(" %7.2f", median_ms(runs, [&] { vec_dot(all.data(), all.size(), count); }) / count);
+    }
+    for (const auto &dots : kernels) {
+        std::printf("\n%-24s", RowDots::kernel_name(dots->kernel()));
+        for (const int count : {1, 2, 3, 4, 6, 8}) {
+            std::printf(" %7.2f", median_ms(runs, [&] { kernel(*dots, all.data(), all.size(), count); }) / count);
+        }
+    }
+    std::printf("\n");
     std::printf("(checksum %g)\n", static_cast<double>(sink));
     munmap(map, static_cast<size_t>(status.st_size));
     return 0;
