@@ -43,7 +43,32 @@ c_core_tests() {
         build/llm/bin/repetition_test &&
         build/llm/bin/row_dots_bench build/test-models/gemma-3-270m-q4_k_m.gguf &&
         build/llm/bin/c_api_test build/test-models &&
-        batch_tokens_match
+        batch_tokens_match &&
+        each_kernel_matches
+}
+
+# The trimmed head on each row kernel this CPU can run, and on ggml's vec_dot alone, gives
+# llama.cpp's head's tokens. The AVX2 kernel is what an AVX2-only CPU runs: its load-time
+# measurement there hands checks of few states to vec_dot, so both paths of a check are used.
+each_kernel_matches() {
+    local model=build/test-models/gemma-3-270m-q4_k_m.gguf full kernel trimmed
+    local prompts=("English: The cat sleeps on the warm mat.
+Toki Pona:" "English: I love my mother and my father.
+Russian:" "Toki Pona: mi moku e kili.
+English:" "English: We go to the big city today.
+Vietnamese:")
+    # Toki Pona's letters and the shared punctuation, widening to Latin and Cyrillic (test data).
+    local sets=(--characters "9-A,D,20-40,5B-60,7B-7E,41,45,49-50,53-55,57,61,65,69-70,73-75,77"
+        --wider "9-A,D,20-7E,A0-24F,300-36F,400-4FF,1EA0-1EF9,2010-205E")
+    full=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
+    for kernel in avx512-vnni avx2 vec_dot; do
+        trimmed=$(ILOTOKI_ROW_KERNEL=$kernel build/llm/bin/greedy_tokens --head trimmed --threads 2 "${sets[@]}" \
+            "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
+        if [ "$trimmed" != "$full" ]; then
+            echo "the trimmed head on $kernel gives other tokens than llama.cpp's head" >&2
+            return 1
+        fi
+    done
 }
 
 # Prompts decoded together give the tokens each gives alone (the C API directly; the Swift

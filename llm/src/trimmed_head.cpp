@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -143,7 +144,75 @@ std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const ll
             worker.dots = RowDots::make(head->type_, head->embedding_, prefer ? &preferred : nullptr);
         }
     }
+    head->choose_kernel_by_states();
     return head;
+}
+
+void TrimmedHead::choose_kernel_by_states() {
+    RowDots *dots = workers_.front().dots.get();
+    if (dots == nullptr) return;
+    // Measured, not assumed: a row kernel reads each row once for all the states and pays for
+    // that with a layout of its own, which ggml's one-state vec_dot can beat with few states
+    // (the AVX2 kernel with one, docs/benchmarks.md). The same rows are timed both ways, in the
+    // cache (the arithmetic is what differs), the best of three; from the first count where
+    // the kernel wins, it serves the check. A kernel chosen by ILOTOKI_ROW_KERNEL (an AVX2
+    // machine played on an AVX-512 one) is measured the same way.
+    {
+        const size_t count = std::min<size_t>(1000, static_cast<size_t>(rows_));
+        std::vector<int32_t> ids(count);
+        for (size_t i = 0; i < count; ++i) ids[i] = static_cast<int32_t>(i);
+        // Any states do: the timings do not depend on the values.
+        std::vector<uint8_t> states(state_bytes_ * RowDots::kMaxStates, 0);
+        std::vector<float> hidden(static_cast<size_t>(embedding_));
+        for (int s = 0; s < RowDots::kMaxStates; ++s) {
+            for (int32_t i = 0; i < embedding_; ++i) hidden[static_cast<size_t>(i)] = static_cast<float>((i * 7 + s * 13) % 17) - 8.0f;
+            quantize(hidden.data(), &states[static_cast<size_t>(s) * state_bytes_]);
+        }
+        for (auto &worker : workers_) {
+            for (int s = 0; s < RowDots::kMaxStates; ++s) worker.dots->set_state(s, &states[static_cast<size_t>(s) * state_bytes_]);
+        }
+        float sink = 0.0f;
+        const auto best_of_three = [](auto work) {
+            double best = INFINITY;
+            for (int round = 0; round < 3; ++round) {
+                const auto start = std::chrono::steady_clock::now();
+                work();
+                best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            }
+            return best;
+        };
+        kernel_from_ = RowDots::kMaxStates + 1;
+        for (int states_now = 1; states_now <= std::min<int>(slots_, RowDots::kMaxStates); ++states_now) {
+            const double with_vec_dot = best_of_three([&] {
+                for (size_t i = 0; i < count; ++i) {
+                    for (int s = 0; s < states_now; ++s) {
+                        float value = 0.0f;
+                        vec_dot_(embedding_, &value, 0, row(ids[i]), 0, &states[static_cast<size_t>(s) * state_bytes_], 0, 1);
+                        sink = std::max(sink, value);
+                    }
+                }
+            });
+            const double with_kernel = best_of_three([&] {
+                RowChoice best[RowDots::kMaxStates];
+                dots->best_rows(head_, row_bytes_, ids.data(), count, states_now, best);
+                sink = std::max(sink, best[0].value);
+            });
+            if (with_kernel < with_vec_dot) {
+                kernel_from_ = states_now;
+                break;
+            }
+        }
+        volatile float keep = sink; // the timed work is not optimised away
+        (void)keep;
+    }
+    if (kernel_from_ > std::min<int>(slots_, RowDots::kMaxStates)) {
+        // ggml's vec_dot was faster at every count: the check is its.
+        for (auto &worker : workers_) worker.dots.reset();
+        kernel_description_ = "vec_dot";
+        return;
+    }
+    kernel_description_ = RowDots::kernel_name(dots->kernel());
+    if (kernel_from_ > 1) kernel_description_ += " from " + std::to_string(kernel_from_) + " states";
 }
 
 AnonymousBlock::~AnonymousBlock() { reset(0); }
@@ -296,7 +365,7 @@ void TrimmedHead::check_part(const uint8_t *current, int32_t count, int ith, int
         return s == slot_ && current != nullptr ? current : &states_[static_cast<size_t>(s) * state_bytes_];
     };
     // One read of each excluded row for all the states: the point of checking several at once.
-    if (worker.dots != nullptr) {
+    if (worker.dots != nullptr && count >= kernel_from_) {
         for (int32_t s = 0; s < count; ++s) worker.dots->set_state(s, state(s));
         worker.dots->best_rows(head_, row_bytes_, excluded_.data() + begin, end - begin, count, worker.excluded.data());
         return;

@@ -86,10 +86,11 @@ public:
     /// several-state kernel for the check (row_dots.hpp); with ggml's one-state vec_dot only
     /// for a small set, held compact (see docs/benchmarks.md).
     bool worth_trimming() const { return workers_.front().dots != nullptr || is_compact(); }
-    /// The check's kernel: a row kernel's name, or "vec_dot" for ggml's.
-    const char *check_kernel() const {
-        return workers_.front().dots != nullptr ? RowDots::kernel_name(workers_.front().dots->kernel()) : "vec_dot";
-    }
+    /// The check's kernel: a row kernel's name, with the fewest states from which it is used
+    /// where ggml's vec_dot was faster for fewer ("avx2 from 2 states"), or "vec_dot".
+    const char *check_kernel() const { return kernel_description_.c_str(); }
+    /// The fewest states a check gives the row kernel; fewer go to ggml's vec_dot.
+    int32_t kernel_from_states() const { return kernel_from_; }
     int32_t slot_count() const { return slots_; }
 
     /// How much a choice must beat every other row by to be accepted without llama.cpp's own
@@ -119,6 +120,7 @@ private:
     static void compute(ggml_tensor *dst, int ith, int nth, void *self);
     static void compute_check(ggml_tensor *dst, int ith, int nth, void *self);
     void quantize(const float *hidden, uint8_t *out) const;
+    void choose_kernel_by_states();
     void kept_part(const uint8_t *state, int ith, int nth);
     void check_part(const uint8_t *current, int32_t count, int ith, int nth);
     const uint8_t *row(int32_t token) const { return head_ + static_cast<size_t>(token) * row_bytes_; }
@@ -139,6 +141,9 @@ private:
     size_t state_bytes_ = 0;
     int32_t threads_ = 1;
     int32_t slots_ = 0;
+    // Checks of at least this many states use the row kernel (choose_kernel_by_states).
+    int32_t kernel_from_ = 1;
+    std::string kernel_description_ = "vec_dot";
 
     // The rows of each set used so far (a few: one per language and their union).
     struct KnownRows {
