@@ -70,7 +70,11 @@ struct Layout {
     size_t quant_stride; // bytes from one state to the next
     size_t scale_stride; // floats from one state to the next
     int32_t blocks;
+    const float *group_scales; // the AVX2 kernel's, 8 per block for each group of 4 states
+    size_t group_stride;       // floats from one group to the next
 };
+
+constexpr int kGroup = 4;
 
 #if ILOTOKI_ROW_DOTS_X86
 
@@ -122,33 +126,58 @@ ILOTOKI_AVX2 inline float horizontal_sum(__m256 v) {
 }
 
 /// One block at a time: |x| as unsigned bytes times sign(x)·y, as ggml's kernel does, but
-/// |x| and the row's scale are computed once for all the states.
+/// |x| and the row's scale are computed once for all the states. Four states' block sums are
+/// packed into one vector (three `vphaddd`: lanes s0 s1 s2 s3 in each half) before the float
+/// work, so the conversion, the scaling and the accumulation run once for four states instead
+/// of once each: the integer work (`vpsignb`, `vpmaddubsw`, `vpmaddwd`) is what is left per
+/// state (docs/benchmarks.md). States beyond a multiple of four take one vector each.
 template <int States>
 ILOTOKI_AVX2 void best_rows_avx2(const uint8_t *head, size_t row_bytes, const int32_t *rows, size_t count,
                                  const Layout &layout, RowChoice *best) {
+    constexpr int Groups = States / kGroup;
+    constexpr int Single = States % kGroup;
     const __m256i ones = _mm256_set1_epi16(1);
+    const auto products_of = [&](const __m256i magnitude, const __m256i x, int s, int32_t b) ILOTOKI_AVX2 {
+        const __m256i y = _mm256_loadu_si256(
+            reinterpret_cast<const __m256i *>(layout.quants + s * layout.quant_stride + static_cast<size_t>(b) * kBlockValues));
+        return _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(y, x)), ones);
+    };
     for (size_t i = 0; i < count; ++i) {
         if (i + kRowsAhead < count) prefetch_row(head + static_cast<size_t>(rows[i + kRowsAhead]) * row_bytes, row_bytes);
         const uint8_t *row = head + static_cast<size_t>(rows[i]) * row_bytes;
-        __m256 sums[States];
-        for (int s = 0; s < States; ++s) sums[s] = _mm256_setzero_ps();
+        __m256 grouped[Groups > 0 ? Groups : 1];
+        __m256 single[Single > 0 ? Single : 1];
+        for (int g = 0; g < Groups; ++g) grouped[g] = _mm256_setzero_ps();
+        for (int s = 0; s < Single; ++s) single[s] = _mm256_setzero_ps();
         for (int32_t b = 0; b < layout.blocks; ++b) {
             const uint8_t *block = row + static_cast<size_t>(b) * kBlockBytes;
             const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(block + 2));
             const __m256i magnitude = _mm256_sign_epi8(x, x);
             const __m256 scale = _mm256_set1_ps(_cvtsh_ss(load_half(block)));
-            for (int s = 0; s < States; ++s) {
-                const __m256i y = _mm256_loadu_si256(
-                    reinterpret_cast<const __m256i *>(layout.quants + s * layout.quant_stride + static_cast<size_t>(b) * kBlockValues));
-                const __m256i products = _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(y, x)), ones);
+            for (int g = 0; g < Groups; ++g) {
+                const int first = g * kGroup;
+                const __m256i packed = _mm256_hadd_epi32(
+                    _mm256_hadd_epi32(products_of(magnitude, x, first, b), products_of(magnitude, x, first + 1, b)),
+                    _mm256_hadd_epi32(products_of(magnitude, x, first + 2, b), products_of(magnitude, x, first + 3, b)));
+                const __m256 scales =
+                    _mm256_mul_ps(scale, _mm256_loadu_ps(layout.group_scales + g * layout.group_stride + static_cast<size_t>(b) * 8));
+                grouped[g] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(packed), scales, grouped[g]);
+            }
+            for (int k = 0; k < Single; ++k) {
+                const int s = Groups * kGroup + k;
                 const __m256 scales = _mm256_mul_ps(scale, _mm256_broadcast_ss(layout.scales + s * layout.scale_stride + b));
-                sums[s] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(products), scales, sums[s]);
+                single[k] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(products_of(magnitude, x, s, b)), scales, single[k]);
             }
         }
-        for (int s = 0; s < States; ++s) keep_if_better(best[s], horizontal_sum(sums[s]), rows[i]);
+        for (int g = 0; g < Groups; ++g) {
+            // Each state's sum is its lane in the low half plus its lane in the high half.
+            float sums[kGroup];
+            _mm_storeu_ps(sums, _mm_add_ps(_mm256_castps256_ps128(grouped[g]), _mm256_extractf128_ps(grouped[g], 1)));
+            for (int k = 0; k < kGroup; ++k) keep_if_better(best[g * kGroup + k], sums[k], rows[i]);
+        }
+        for (int k = 0; k < Single; ++k) keep_if_better(best[Groups * kGroup + k], horizontal_sum(single[k]), rows[i]);
     }
 }
-
 #endif
 
 #if ILOTOKI_ROW_DOTS_NEON
@@ -258,6 +287,7 @@ RowDots::RowDots(Kernel kernel, int32_t blocks) : kernel_(kernel), blocks_(block
     scale_stride_ = kernel_ == Kernel::Avx512Vnni ? static_cast<size_t>(padded_) * 8 : static_cast<size_t>(padded_);
     quants_.assign(static_cast<size_t>(kMaxStates) * static_cast<size_t>(padded_) * kBlockValues, 0);
     scales_.assign(static_cast<size_t>(kMaxStates) * scale_stride_, 0.0f);
+    if (kernel_ == Kernel::Avx2) group_scales_.assign(static_cast<size_t>(kMaxStates / kGroup) * static_cast<size_t>(padded_) * 8, 0.0f);
 }
 
 void RowDots::set_state(int index, const uint8_t *q8_0) {
@@ -277,6 +307,11 @@ void RowDots::set_state(int index, const uint8_t *q8_0) {
         } else {
             scales[b] = scale;
         }
+        if (!group_scales_.empty()) {
+            float *lanes = &group_scales_[(static_cast<size_t>(index / kGroup) * static_cast<size_t>(padded_) + static_cast<size_t>(b)) * 8];
+            lanes[index % kGroup] = scale;
+            lanes[index % kGroup + kGroup] = scale;
+        }
     }
 }
 
@@ -284,7 +319,8 @@ void RowDots::best_rows(const uint8_t *head, size_t row_bytes, const int32_t *ro
                         RowChoice *best) const {
     if (states <= 0) return;
     const int group = std::min(states, kMaxStates);
-    const Layout layout{quants_.data(), scales_.data(), static_cast<size_t>(padded_) * kBlockValues, scale_stride_, blocks_};
+    const Layout layout{quants_.data(), scales_.data(), static_cast<size_t>(padded_) * kBlockValues, scale_stride_, blocks_,
+                        group_scales_.data(), static_cast<size_t>(padded_) * 8};
     BestRows function = nullptr;
     switch (kernel_) {
 #if ILOTOKI_ROW_DOTS_X86

@@ -84,6 +84,9 @@ private:
     std::vector<uint8_t> quants_;
     std::vector<float> scales_;
     size_t scale_stride_;
+    // The AVX2 kernel's scales for each group of four states, per block the eight lanes of its
+    // packed sums: s0 s1 s2 s3 s0 s1 s2 s3 (row_dots.cpp, best_rows_avx2).
+    std::vector<float> group_scales_;
 };
 
 } // namespace ilotoki
