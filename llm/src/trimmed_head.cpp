@@ -153,14 +153,20 @@ void TrimmedHead::choose_kernel_by_states() {
     if (dots == nullptr) return;
     // Measured, not assumed: a row kernel reads each row once for all the states and pays for
     // that with a layout of its own, which ggml's one-state vec_dot can beat with few states
-    // (the AVX2 kernel with one, docs/benchmarks.md). The same rows are timed both ways, in the
-    // cache (the arithmetic is what differs), the best of three; from the first count where
-    // the kernel wins, it serves the check. A kernel chosen by ILOTOKI_ROW_KERNEL (an AVX2
-    // machine played on an AVX-512 one) is measured the same way.
+    // (the AVX2 kernel with one on an AMD EPYC, docs/benchmarks.md). Both are timed as a check
+    // runs them: 1,000 rows spread over the head, read from memory (each trial takes rows no
+    // trial read before), the row asked for a few rows ahead, the best of three. From the
+    // first count where the kernel wins, it serves the check. A kernel chosen by
+    // ILOTOKI_ROW_KERNEL (an AVX2 machine played on an AVX-512 one) is measured the same way.
     {
-        const size_t count = std::min<size_t>(1000, static_cast<size_t>(rows_));
-        std::vector<int32_t> ids(count);
-        for (size_t i = 0; i < count; ++i) ids[i] = static_cast<int32_t>(i);
+        const int32_t count = std::min<int32_t>(1000, rows_);
+        const int32_t stride = std::max<int32_t>(1, rows_ / count);
+        int32_t trial = 0;
+        std::vector<int32_t> ids(static_cast<size_t>(count));
+        const auto fresh_rows = [&] {
+            const int32_t offset = trial++ % stride;
+            for (int32_t i = 0; i < count; ++i) ids[static_cast<size_t>(i)] = std::min(rows_ - 1, i * stride + offset);
+        };
         // Any states do: the timings do not depend on the values.
         std::vector<uint8_t> states(state_bytes_ * RowDots::kMaxStates, 0);
         std::vector<float> hidden(static_cast<size_t>(embedding_));
@@ -172,9 +178,10 @@ void TrimmedHead::choose_kernel_by_states() {
             for (int s = 0; s < RowDots::kMaxStates; ++s) worker.dots->set_state(s, &states[static_cast<size_t>(s) * state_bytes_]);
         }
         float sink = 0.0f;
-        const auto best_of_three = [](auto work) {
+        const auto best_of_three = [&](auto work) {
             double best = INFINITY;
             for (int round = 0; round < 3; ++round) {
+                fresh_rows();
                 const auto start = std::chrono::steady_clock::now();
                 work();
                 best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -184,17 +191,18 @@ void TrimmedHead::choose_kernel_by_states() {
         kernel_from_ = RowDots::kMaxStates + 1;
         for (int states_now = 1; states_now <= std::min<int>(slots_, RowDots::kMaxStates); ++states_now) {
             const double with_vec_dot = best_of_three([&] {
-                for (size_t i = 0; i < count; ++i) {
+                for (int32_t i = 0; i < count; ++i) {
+                    if (i + static_cast<int32_t>(kRowsAhead) < count) prefetch_row(row(ids[static_cast<size_t>(i) + kRowsAhead]), row_bytes_);
                     for (int s = 0; s < states_now; ++s) {
                         float value = 0.0f;
-                        vec_dot_(embedding_, &value, 0, row(ids[i]), 0, &states[static_cast<size_t>(s) * state_bytes_], 0, 1);
+                        vec_dot_(embedding_, &value, 0, row(ids[static_cast<size_t>(i)]), 0, &states[static_cast<size_t>(s) * state_bytes_], 0, 1);
                         sink = std::max(sink, value);
                     }
                 }
             });
             const double with_kernel = best_of_three([&] {
                 RowChoice best[RowDots::kMaxStates];
-                dots->best_rows(head_, row_bytes_, ids.data(), count, states_now, best);
+                dots->best_rows(head_, row_bytes_, ids.data(), static_cast<size_t>(count), states_now, best);
                 sink = std::max(sink, best[0].value);
             });
             if (with_kernel < with_vec_dot) {
