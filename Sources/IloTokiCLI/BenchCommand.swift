@@ -157,6 +157,8 @@ struct BenchCommand {
         let head: String
         let trimmedHeadAvailable: Bool
         let trimmedHeadKernel: String
+        /// Checks of fewer states use ggml's vec_dot (measured at load); 0: vec_dot for all.
+        let trimmedHeadKernelFromStates: Int
         let performanceCoreCount: Int
         let runs: [RunFigures]
     }
@@ -216,6 +218,7 @@ struct BenchCommand {
         var description = ""
         var trimmable = false
         var kernel = ""
+        var kernelFromStates = 0
         for threads in threadCounts {
             if !json { console.err("threads \(threads): loading \(path)\n") }
             let start = ContinuousClock.now
@@ -224,6 +227,7 @@ struct BenchCommand {
             description = engine.info.description
             trimmable = engine.info.trimmedHead
             kernel = engine.info.trimmedHeadKernel
+            kernelFromStates = engine.info.trimmedHeadKernelFromStates
             // Warm up: pages in, compute buffers allocated, caches hot, every direction's rows known.
             for direction in TranslationDirection.all {
                 for warm in head.heads {
@@ -309,7 +313,7 @@ struct BenchCommand {
         let report = Report(
             model: path, modelBytes: bytes, description: description, backend: Engine.backendVersion, maxTokens: maxTokens,
             selection: arguments.value("--selection") ?? "argmax", logitsForAllPromptTokens: arguments.has("--logits-all"),
-            head: head.rawValue, trimmedHeadAvailable: trimmable, trimmedHeadKernel: kernel, performanceCoreCount: chosen, runs: runs)
+            head: head.rawValue, trimmedHeadAvailable: trimmable, trimmedHeadKernel: kernel, trimmedHeadKernelFromStates: kernelFromStates, performanceCoreCount: chosen, runs: runs)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -394,7 +398,8 @@ struct BenchCommand {
         if report.head != "full" && !report.trimmedHeadAvailable {
             text += "full head (this model's cannot be trimmed)\n\n"
         } else if report.head != "full" {
-            text += "\(report.head) head (trimmed head's check kernel: \(report.trimmedHeadKernel))\n\n"
+            let below = report.trimmedHeadKernelFromStates > 1 ? ", vec_dot below \(report.trimmedHeadKernelFromStates) states" : ""
+            text += "\(report.head) head (trimmed head's check kernel: \(report.trimmedHeadKernel)\(below))\n\n"
         } else {
             text += "full head\n\n"
         }

@@ -130,7 +130,8 @@ public final class Engine: Sendable {
             parameters: cInfo.parameters,
             trimmedHead: cInfo.trimmed_head,
             trimmedHeadUnavailable: cInfo.trimmed_head_unavailable.map { String(cString: $0) } ?? "",
-            trimmedHeadKernel: cInfo.trimmed_head_kernel.map { String(cString: $0) } ?? ""
+            trimmedHeadKernel: cInfo.trimmed_head_kernel.map { String(cString: $0) } ?? "",
+            trimmedHeadKernelFromStates: Int(cInfo.trimmed_head_kernel_from_states)
         )
         CoreWork.shared.register(self)
     }

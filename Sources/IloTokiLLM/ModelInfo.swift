@@ -22,4 +22,7 @@ public struct ModelInfo: Sendable, Equatable {
     /// The kernel that checks the trimmed head's choices ("avx512-vnni", "avx2",
     /// "neon-dotprod", or "vec_dot" for ggml's own); empty without a trimmed head.
     public var trimmedHeadKernel: String = ""
+    /// The fewest states a check hands to that kernel, measured at load (fewer go to ggml's
+    /// vec_dot); 0 with "vec_dot" or no trimmed head.
+    public var trimmedHeadKernelFromStates: Int = 0
 }

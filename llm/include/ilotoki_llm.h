@@ -274,6 +274,9 @@ typedef struct ilotoki_llm_model_info {
         ("avx512-vnni", "avx2", "neon-dotprod"; "vec_dot" for ggml's own), empty without a
         trimmed head. */
     const char *trimmed_head_kernel;
+    /** The fewest states a check hands to that kernel, measured at load against ggml's
+        vec_dot (checks of fewer states use vec_dot); 0 with "vec_dot" or no trimmed head. */
+    int32_t trimmed_head_kernel_from_states;
 } ilotoki_llm_model_info;
 
 /** Defaults: context 2048, threads from `performance_core_count`, batch = context, flash attention automatic. */

@@ -375,6 +375,7 @@ ilotoki_llm_status ilotoki_llm_get_model_info(const ilotoki_llm *llm, ilotoki_ll
     out->trimmed_head = llm->head != nullptr;
     out->trimmed_head_unavailable = llm->head_unavailable.c_str();
     out->trimmed_head_kernel = llm->head != nullptr ? llm->head->check_kernel() : "";
+    out->trimmed_head_kernel_from_states = llm->head != nullptr ? llm->head->kernel_from_states() : 0;
     return ILOTOKI_LLM_OK;
 }
 

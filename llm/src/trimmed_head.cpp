@@ -216,11 +216,7 @@ void TrimmedHead::choose_kernel_by_states() {
     if (kernel_from_ > std::min<int>(slots_, RowDots::kMaxStates)) {
         // ggml's vec_dot was faster at every count: the check is its.
         for (auto &worker : workers_) worker.dots.reset();
-        kernel_description_ = "vec_dot";
-        return;
     }
-    kernel_description_ = RowDots::kernel_name(dots->kernel());
-    if (kernel_from_ > 1) kernel_description_ += " from " + std::to_string(kernel_from_) + " states";
 }
 
 AnonymousBlock::~AnonymousBlock() { reset(0); }

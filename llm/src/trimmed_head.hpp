@@ -86,11 +86,13 @@ public:
     /// several-state kernel for the check (row_dots.hpp); with ggml's one-state vec_dot only
     /// for a small set, held compact (see docs/benchmarks.md).
     bool worth_trimming() const { return workers_.front().dots != nullptr || is_compact(); }
-    /// The check's kernel: a row kernel's name, with the fewest states from which it is used
-    /// where ggml's vec_dot was faster for fewer ("avx2 from 2 states"), or "vec_dot".
-    const char *check_kernel() const { return kernel_description_.c_str(); }
-    /// The fewest states a check gives the row kernel; fewer go to ggml's vec_dot.
-    int32_t kernel_from_states() const { return kernel_from_; }
+    /// The check's kernel: a row kernel's name, or "vec_dot" for ggml's.
+    const char *check_kernel() const {
+        return workers_.front().dots != nullptr ? RowDots::kernel_name(workers_.front().dots->kernel()) : "vec_dot";
+    }
+    /// The fewest states a check gives the row kernel (fewer go to ggml's vec_dot); 0 with
+    /// vec_dot alone.
+    int32_t kernel_from_states() const { return workers_.front().dots != nullptr ? kernel_from_ : 0; }
     int32_t slot_count() const { return slots_; }
 
     /// How much a choice must beat every other row by to be accepted without llama.cpp's own
@@ -143,7 +145,6 @@ private:
     int32_t slots_ = 0;
     // Checks of at least this many states use the row kernel (choose_kernel_by_states).
     int32_t kernel_from_ = 1;
-    std::string kernel_description_ = "vec_dot";
 
     // The rows of each set used so far (a few: one per language and their union).
     struct KnownRows {

@@ -160,6 +160,13 @@ static void trimmed_rows(const char *directory) {
     ilotoki_llm_model_info info;
     EXPECT(ilotoki_llm_get_model_info(llm, &info) == ILOTOKI_LLM_OK);
     EXPECT(info.trimmed_head);
+    /* The check's kernel, and from how many states it serves checks (measured at load). */
+    EXPECT(info.trimmed_head_kernel != NULL && strlen(info.trimmed_head_kernel) > 0);
+    if (strcmp(info.trimmed_head_kernel, "vec_dot") == 0) {
+        EXPECT(info.trimmed_head_kernel_from_states == 0);
+    } else {
+        EXPECT(info.trimmed_head_kernel_from_states >= 1 && info.trimmed_head_kernel_from_states <= 8);
+    }
     const char *prompt = "Translate into English: mi moku e kili.\nEnglish:";
     const char *piece = NULL;
     size_t length = 0;
