@@ -2,7 +2,6 @@
 on the session bus it is started on (the test's own), and prints each notification it is
 given as one line, "notify<TAB>app<TAB>summary<TAB>body", so the test sees what a desktop
 would show. Prints "ready" once the name is owned. Runs until it is stopped."""
-import signal
 import sys
 
 import gi
@@ -61,8 +60,5 @@ def lost(connection, name):
     sys.exit(1)
 
 
-# The test runner starts this with its threads' signal mask, SIGTERM blocked among others: the
-# test's SIGTERM must end this server, not leave it running after the test.
-signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
 Gio.bus_own_name(Gio.BusType.SESSION, "org.freedesktop.Notifications", Gio.BusNameOwnerFlags.NONE, bus, acquired, lost)
 GLib.MainLoop().run()

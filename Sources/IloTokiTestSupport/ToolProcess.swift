@@ -58,7 +58,23 @@ public final class ToolProcess: @unchecked Sendable {
         let collector = output
         stdoutPipe.fileHandleForReading.readabilityHandler = { handle in collector.add(handle.availableData, error: false) }
         stderrPipe.fileHandleForReading.readabilityHandler = { handle in collector.add(handle.availableData, error: true) }
-        try process.run()
+        try Self.withEndingSignalsUnblocked { try process.run() }
+    }
+
+    /// Runs `body` (a spawn) with SIGTERM, SIGINT and SIGHUP unblocked on this thread. A child
+    /// starts with its parent thread's signal mask, and the test runner's threads block those
+    /// signals: a child started from one would ignore the SIGTERM that ends it and outlive the
+    /// test (a session bus, a notification server).
+    private static func withEndingSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
+        #if canImport(Glibc)
+            var ending = sigset_t()
+            sigemptyset(&ending)
+            for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&ending, number) }
+            var previous = sigset_t()
+            pthread_sigmask(SIG_UNBLOCK, &ending, &previous)
+            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        #endif
+        return try body()
     }
 
     public var processIdentifier: Int32 { process.processIdentifier }
