@@ -233,3 +233,11 @@ generate_kotlin() {
         log "wrote $target"
     fi
 }
+
+# Test data for the trimmed head in the C core's own tools (greedy_tokens --characters/--wider):
+# Toki Pona's letters and the shared punctuation, widening to Latin and Cyrillic. The app's own
+# table is IloTokiCore's LanguageCharacters.swift.
+# shellcheck disable=SC2034  # used by the scripts that source this file
+TOKI_PONA_TEST_CHARACTERS="9-A,D,20-40,5B-60,7B-7E,41,45,49-50,53-55,57,61,65,69-70,73-75,77"
+# shellcheck disable=SC2034
+WIDER_TEST_CHARACTERS="9-A,D,20-7E,A0-24F,300-36F,400-4FF,1EA0-1EF9,2010-205E"

@@ -30,10 +30,8 @@ c_core() {
     "$core/argmax_test"
     "$core/c_api_test" build/test-models
     # Real generations through the C API, the trimmed head's checks and rollbacks included.
-    # Toki Pona's letters and the shared punctuation, widening to Latin and Cyrillic (test data).
     "$core/greedy_tokens" --head trimmed --threads 2 \
-        --characters "9-A,D,20-40,5B-60,7B-7E,41,45,49-50,53-55,57,61,65,69-70,73-75,77" \
-        --wider "9-A,D,20-7E,A0-24F,300-36F,400-4FF,1EA0-1EF9,2010-205E" \
+        --characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS" \
         build/test-models/gemma-3-270m-q4_k_m.gguf 24 \
         "Translate into Toki Pona: The cat sleeps on the warm mat." "Переведи на токипону: кошка спит." >/dev/null
     "$core/greedy_tokens" --head full --threads 2 build/test-models/tiny.gguf 16 "a b c" >/dev/null

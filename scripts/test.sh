@@ -57,9 +57,7 @@ Toki Pona:" "English: I love my mother and my father.
 Russian:" "Toki Pona: mi moku e kili.
 English:" "English: We go to the big city today.
 Vietnamese:")
-    # Toki Pona's letters and the shared punctuation, widening to Latin and Cyrillic (test data).
-    local sets=(--characters "9-A,D,20-40,5B-60,7B-7E,41,45,49-50,53-55,57,61,65,69-70,73-75,77"
-        --wider "9-A,D,20-7E,A0-24F,300-36F,400-4FF,1EA0-1EF9,2010-205E")
+    local sets=(--characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS")
     full=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
     for kernel in avx512-vnni avx2 vec_dot; do
         trimmed=$(ILOTOKI_ROW_KERNEL=$kernel build/llm/bin/greedy_tokens --head trimmed --threads 2 "${sets[@]}" \
