@@ -27,7 +27,7 @@ struct BenchCommand {
                 help: "Read the model's missing pages back in one pass before decoding (on, the default) or let them fault back (off)."),
             OptionSpec(
                 "--few-shot",
-                help: "Give each prompt three example translations first, so the base test model answers in the target language."),
+                help: "Give each prompt three example translations first, so the base test model answers in the target language; each answer ends at its line's end, as a translation does."),
             OptionSpec(
                 "--batch", .required("N,N,…"),
                 help: "Also decode the prompts together, N at a time for each N (with llama.cpp's head), and compare with one at a time."),
@@ -246,7 +246,8 @@ struct BenchCommand {
                 let used = calibration.next
                 if evict { evictedWith = try engine.evict() }
                 let stats = try await generate(
-                    engine, translationPrompt, maxTokens: maxTokens, selection: selection, head: used, restore: restore)
+                    engine, translationPrompt, maxTokens: maxTokens, selection: selection, head: used, restore: restore,
+                    endAtLine: fewShot)
                 calibration.record(used, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
                 peakAnonymous = max(peakAnonymous, memory().anonymous)
                 figures.append(
@@ -325,12 +326,17 @@ struct BenchCommand {
     }
 
     private func generate(
-        _ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection, head: OutputHead, restore: Bool = true
+        _ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection, head: OutputHead, restore: Bool = true,
+        endAtLine: Bool = false
     ) async throws -> GenerationStats {
-        let options = GenerationOptions(
+        var options = GenerationOptions(
             maxTokens: maxTokens, selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"), head: head,
             restoreResidency: restore
         ).writing(prompt.targetLanguage)
+        if endAtLine {
+            options.maxLines = prompt.maxLines ?? 1
+            options.stopSequences = prompt.stopSequences
+        }
         for try await event in engine.events(prompt: prompt.prompt, options: options) {
             if case .finished(let stats) = event { return stats }
         }
