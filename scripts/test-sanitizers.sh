@@ -43,7 +43,9 @@ swift_suites() {
     local filter='IloTokiLLMTests|IloTokiEngineLiveTests|ModelDownloaderTests|DownloadEventOrderTests|SharedFilesTests|ModelStoreTests|TranslatorModelTests|ActionTests|LockedTests'
     log "Swift suites under ThreadSanitizer ($filter)"
     swift build --sanitize=thread --build-tests --scratch-path "$BUILD_DIR/tsan"
-    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" \
+    # ThreadSanitizer slows every step several times over: the tests' waits for something to
+    # happen are 3 times as long (testTimeScale), so a loaded machine is not read as a hang.
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" ILOTOKI_TEST_TIME_SCALE=3 \
         swift test --sanitize=thread --skip-build --scratch-path "$BUILD_DIR/tsan" --filter "$filter"
 }
 
