@@ -14,8 +14,8 @@
 # decode speeds side by side, our wall time against one sentence at a time, the first piece,
 # and whether any sentence's tokens changed; --batch-only runs just that.
 #
-# --avx2 measures an x86-64 CPU with AVX2 and no AVX-512 on this one: llama.cpp (ours and
-# llama-bench) built for AVX2 (scripts/build-llm.sh --avx2), and the trimmed head's check on
+# --avx2 measures an x86-64 CPU with AVX2 and no AVX-512 on this one: llama.cpp (ours,
+# llama-bench and llama-batched-bench) built for AVX2 (scripts/build-llm.sh --avx2), and the trimmed head's check on
 # its AVX2 kernel (ILOTOKI_ROW_KERNEL=avx2).
 #
 # Both are built from the same pinned llama.cpp with the same flags, and given the same
@@ -50,7 +50,7 @@ done
 [ -f "$model" ] || "$REPO_ROOT/scripts/fetch-test-models.sh" >&2
 if [ "$avx2" = true ]; then
     llama_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-bench --avx2)
-    [ -z "$batches" ] || die "--batch measures the native build only"
+    [ -z "$batches" ] || llama_batched_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-batched-bench --avx2)
     # Linked into a scratch path of its own, again each time (SwiftPM does not see the archive change).
     rm -f "$REPO_ROOT/.build-avx2/release/ilotoki"
     ILOTOKI_LLM_LIB="$BUILD_DIR/llm-avx2/lib" swift build -c release --product ilotoki --scratch-path "$REPO_ROOT/.build-avx2" >&2
