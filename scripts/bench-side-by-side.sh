@@ -15,8 +15,8 @@
 # and whether any sentence's tokens changed; --batch-only runs just that.
 #
 # --avx2 measures an x86-64 CPU with AVX2 and no AVX-512 on this one: llama.cpp (ours,
-# llama-bench and llama-batched-bench) built for AVX2 (scripts/build-llm.sh --avx2), and the trimmed head's check on
-# its AVX2 kernel (ILOTOKI_ROW_KERNEL=avx2).
+# llama-bench and llama-batched-bench) built for AVX2 (scripts/build-llm.sh --avx2), and the
+# trimmed head's check on its AVX2 kernel (ILOTOKI_ROW_KERNEL=avx2).
 #
 # Both are built from the same pinned llama.cpp with the same flags, and given the same
 # settings: threads, batch 2048 / ubatch 512, flash attention automatic, the file mapped.

@@ -329,14 +329,11 @@ struct BenchCommand {
         _ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection, head: OutputHead, restore: Bool = true,
         endAtLine: Bool = false
     ) async throws -> GenerationStats {
-        var options = GenerationOptions(
-            maxTokens: maxTokens, selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"), head: head,
-            restoreResidency: restore
+        // Ending at the line, the answer stops where a translation's would (LLMTranslationEngine).
+        let options = GenerationOptions(
+            maxTokens: maxTokens, maxLines: endAtLine ? prompt.maxLines : nil, stopSequences: endAtLine ? prompt.stopSequences : [],
+            selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"), head: head, restoreResidency: restore
         ).writing(prompt.targetLanguage)
-        if endAtLine {
-            options.maxLines = prompt.maxLines ?? 1
-            options.stopSequences = prompt.stopSequences
-        }
         for try await event in engine.events(prompt: prompt.prompt, options: options) {
             if case .finished(let stats) = event { return stats }
         }
