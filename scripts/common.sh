@@ -193,19 +193,16 @@ build_sanitized_core() {
     source_dir=$("$REPO_ROOT/scripts/llama-source.sh") || return 1
     # fuzzer-no-link: the fuzz targets link against this build and see into ggml's GGUF reader.
     local sanitize="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
-    # Two checks are left out for llama.cpp alone; our own code keeps both:
-    #  - function: ggml calls its typed fp32→fp16 converters through a table of `void *`
-    #    signatures (ops.cpp, set_rows), which the check reports although the call is the same
-    #    on every ABI we build for;
-    #  - alignment: ggml's AMX kernels (amx/mmq.cpp, used where the CPU has AMX, as Sapphire
-    #    Rapids Xeons do) read the int32 words of 2-byte-aligned Q8_0 blocks through an
-    #    `int32_t *`, which x86 loads unaligned as it does every such word.
-    local vendor="$sanitize -fno-sanitize=function,alignment"
+    # Two checks are left out for a few of llama.cpp's sources, each with its reason, in
+    # sanitize-llama.ignorelist; the rest of llama.cpp and our own code keep both. The cache
+    # key takes the list's text, not its path, so every checkout shares the build.
+    local ignorelist="$REPO_ROOT/scripts/sanitize-llama.ignorelist"
+    local vendor="$sanitize -fsanitize-ignorelist=$ignorelist"
     local common=("${LLAMA_STATIC_FLAGS[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo
                   -DCMAKE_C_COMPILER="$clang_dir/clang" -DCMAKE_CXX_COMPILER="$clang_dir/clang++"
                   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined")
-    key=$(printf '%s\n' "$(basename "$source_dir")" "$LLAMA_CPP_PYTHON_SHA256" "${common[*]}" "$vendor" \
-        "$("$clang_dir/clang" --version | head -1)" "$(cpu_fingerprint)" | short_hash)
+    key=$(printf '%s\n' "$(basename "$source_dir")" "$LLAMA_CPP_PYTHON_SHA256" "${common[*]}" "$sanitize" \
+        "$(cat "$ignorelist")" "$("$clang_dir/clang" --version | head -1)" "$(cpu_fingerprint)" | short_hash)
     dir="$ILOTOKI_CACHE/llama-sanitized/$key"
     build_llama_once "$dir" "llama.cpp with ASan+UBSan" "$source_dir" "${common[@]}" -DCMAKE_C_FLAGS="$vendor" -DCMAKE_CXX_FLAGS="$vendor"
     core="$dir/core-$(printf '%s' "$REPO_ROOT" | short_hash)"

@@ -7,8 +7,8 @@
 #      model and the downloader, under ThreadSanitizer (`swift test --sanitize=thread`, a
 #      scratch directory of its own).
 # Any report fails the run: sanitizers stop at the first error (halt_on_error,
-# -fno-sanitize-recover). Nothing is suppressed; the one check left out of llama.cpp's own
-# build says why in scripts/common.sh (build_sanitized_core).
+# -fno-sanitize-recover). Nothing is suppressed; the two checks left out of a few of
+# llama.cpp's sources say why in scripts/sanitize-llama.ignorelist.
 #
 #   scripts/test-sanitizers.sh [--only c|swift]
 set -euo pipefail
