@@ -12,7 +12,8 @@
 # paragraph's mean length) beside `ilotoki bench --to tok --prompts 8 --batch …` (an
 # 8-sentence paragraph into Toki Pona, decoded that many at once) and prints the aggregate
 # decode speeds side by side, our wall time against one sentence at a time, the first piece,
-# and whether any sentence's tokens changed; --batch-only runs just that.
+# and whether any sentence's tokens changed; then the same batches on the few-shot paragraph
+# with llama.cpp's head and with the trimmed one. --batch-only runs just that.
 #
 # --avx2 measures an x86-64 CPU with AVX2 and no AVX-512 on this one: llama.cpp (ours,
 # llama-bench and llama-batched-bench) built for AVX2 (scripts/build-llm.sh --avx2), and the
@@ -95,7 +96,16 @@ print(round(sum(lengths) / len(lengths)))' "$work/paragraph.json")
                 "$ilotoki" bench --model "$model" --threads "$t" --max-tokens "$max_tokens" --head full --to tok --prompts 8 \
                     --batch "$batch_list" --json >"$work/batched-ours-$t-$round.json"
             }
-            if [ $((round % 2)) = 1 ]; then run_llama_batched; run_ours_batched; else run_ours_batched; run_llama_batched; fi
+            # The trimmed head in a batch, against llama.cpp's head in the same batches: on the
+            # few-shot paragraph, whose answers the base test model keeps in Toki Pona's rows.
+            run_ours_heads() {
+                local head
+                for head in full trimmed; do
+                    "$ilotoki" bench --model "$model" --threads "$t" --max-tokens "$max_tokens" --head "$head" --few-shot --to tok \
+                        --prompts 8 --batch "$batch_list" --json >"$work/heads-$head-$t-$round.json"
+                done
+            }
+            if [ $((round % 2)) = 1 ]; then run_llama_batched; run_ours_batched; run_ours_heads; else run_ours_heads; run_ours_batched; run_llama_batched; fi
             log "batches: round $round, $t threads done"
         done
     done
@@ -120,6 +130,24 @@ for t in threads:
         m = lambda v: f"{statistics.median(v):7.1f} [{min(v):.1f}–{max(v):.1f}]"
         print(f"{t:>7} {n:>5}   {m(theirs):>26}   {m(mine):>26}   {statistics.median(mine) / statistics.median(theirs):6.3f}"
               f"   {statistics.median(speed_up):10.2f}×   {statistics.median(first):14.1f}   {differ:6d}")
+print()
+print("The trimmed head in a batch: the few-shot paragraph (8 prompts into Toki Pona, answers ending at their line),")
+print("aggregate decode tok/s with llama.cpp's head and with the trimmed one, in the same batches; differ: sentences whose")
+print("tokens are not the ones they get translated alone, with either head")
+print("threads     N   llama.cpp's head            trimmed head                ratio    checks   rollbacks   differ")
+for t in threads:
+    full = [json.load(open(f"{work}/heads-full-{t}-{r}.json"))["runs"][0]["batches"] for r in range(1, rounds + 1)]
+    trimmed = [json.load(open(f"{work}/heads-trimmed-{t}-{r}.json"))["runs"][0]["batches"] for r in range(1, rounds + 1)]
+    for i, batch in enumerate(full[0]):
+        n = batch["sequences"]
+        a = [run[i]["decodeTokensPerSecond"] for run in full]
+        b = [run[i]["decodeTokensPerSecond"] for run in trimmed]
+        checks = statistics.median(run[i]["headChecks"] for run in trimmed)
+        rollbacks = statistics.median(run[i]["headRollbacks"] for run in trimmed)
+        differ = max(run[i]["promptsDiffering"] for run in full + trimmed)
+        m = lambda v: f"{statistics.median(v):7.1f} [{min(v):.1f}–{max(v):.1f}]"
+        print(f"{t:>7} {n:>5}   {m(a):>26}   {m(b):>26}   {statistics.median(b) / statistics.median(a):6.3f}"
+              f"   {checks:6.0f}   {rollbacks:9.0f}   {differ:6d}")
 PY
     [ "$batch_only" = true ] && exit 0
 fi

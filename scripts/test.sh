@@ -39,12 +39,70 @@ c_core_tests() {
         build/llm/bin/output_rows_test &&
         build/llm/bin/row_dots_test &&
         build/llm/bin/argmax_test &&
-        build/llm/bin/trimmed_decision_test &&
+        build/llm/bin/trimmed_policy_test &&
         build/llm/bin/repetition_test &&
         build/llm/bin/row_dots_bench build/test-models/gemma-3-270m-q4_k_m.gguf &&
         build/llm/bin/c_api_test build/test-models &&
         batch_tokens_match &&
-        each_kernel_matches
+        each_kernel_matches &&
+        prefix_reuse_matches
+}
+
+# Prompts started from the cached cells of a beginning they share with earlier ones give the
+# tokens of prompts evaluated whole: alone and batched (joining a running step), with both
+# heads, in every direction of the real format and with few-shot examples, interleaved so that
+# the cache holds several beginnings at once.
+prefix_reuse_matches() {
+    local model=build/test-models/gemma-3-270m-q4_k_m.gguf fresh reused report n
+    local prompts=() line
+    local directions=("English|Toki Pona|Hello, my friend." "Russian|English|Я тебя люблю." "Toki Pona|English|jan li moku e kili."
+        "English|Toki Pona|The little child plays in the garden." "Vietnamese|Toki Pona|Tôi yêu bạn."
+        "Toki Pona|Russian|mi olin e sina." "English|Toki Pona|We walk to the lake today." "Russian|English|Человек ест фрукты."
+        "English|Toki Pona|Where is the water?" "Toki Pona|English|tenpo suno ni la mi tawa.")
+    for line in "${directions[@]}"; do
+        IFS='|' read -r from to text <<<"$line"
+        prompts+=("Translate this from $from to $to:
+$from: $text
+$to:")
+    done
+    prompts+=("English: Hello!
+Toki Pona: toki!
+English: I eat fruit.
+Toki Pona:" "English: Hello!
+Toki Pona: toki!
+English: My mother cooks food for the family.
+Toki Pona:")
+    fresh=$(build/llm/bin/greedy_tokens --head full --prefix fresh --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
+    report=$(mktemp)
+    reused=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>"$report") || { rm -f "$report"; return 1; }
+    if [ -z "$fresh" ] || [ "$fresh" != "$reused" ]; then
+        echo "prompts started from cached cells give other tokens than prompts evaluated whole" >&2
+        rm -f "$report"
+        return 1
+    fi
+    if ! grep -Eq ' [1-9][0-9]* of [0-9]+ prompt tokens reused' "$report"; then
+        echo "no prompt started from cached cells: $(cat "$report")" >&2
+        rm -f "$report"
+        return 1
+    fi
+    for n in 8 3; do
+        reused=$(build/llm/bin/greedy_tokens --batch "$n" --threads 2 "$model" 24 "${prompts[@]}" 2>"$report") || { rm -f "$report"; return 1; }
+        if [ "$fresh" != "$reused" ] || ! grep -Eq '\([1-9][0-9]* of [0-9]+ prompt tokens reused\)' "$report"; then
+            echo "a batch of $n from cached cells gives other tokens than prompts evaluated whole: $(cat "$report")" >&2
+            rm -f "$report"
+            return 1
+        fi
+    done
+    rm -f "$report"
+    fresh=$(build/llm/bin/greedy_tokens --head full --prefix fresh --threads 2 "$model" 24 "${prompts[@]:9}" 2>/dev/null) || return 1
+    for n in 0 2; do
+        reused=$(build/llm/bin/greedy_tokens --batch "$n" --head trimmed --threads 2 --characters "$TOKI_PONA_TEST_CHARACTERS" \
+            --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[@]:9}" 2>/dev/null) || return 1
+        if [ "$fresh" != "$reused" ]; then
+            echo "the trimmed head from cached cells (batch $n) gives other tokens than llama.cpp's head on whole prompts" >&2
+            return 1
+        fi
+    done
 }
 
 # The trimmed head on each row kernel this CPU can run, and on ggml's vec_dot alone, gives
@@ -89,6 +147,49 @@ Russian:")
         echo "batched tokens differ from alone" >&2
         return 1
     fi
+    batch_trimmed_tokens_match
+}
+
+# The trimmed head in a batch: steps of 2 and 4 sequences choose among Toki Pona's rows, one
+# check serves every sequence's waiting states, and a sequence whose answer leaves for English
+# is rolled back alone and the head widens; each sequence's tokens are still the ones it gets
+# alone with llama.cpp's head. The base model keeps few-shot answers in Toki Pona for a while.
+batch_trimmed_tokens_match() {
+    local model=build/test-models/gemma-3-270m-q4_k_m.gguf alone together report n
+    local prompts=("English: Hello!
+Toki Pona: toki!
+English: I eat fruit.
+Toki Pona:" "English: Good morning!
+Toki Pona: suno pona!
+English: The cat sleeps.
+Toki Pona:" "English: Thank you.
+Toki Pona: sina pona.
+English: We go to the big city today.
+Toki Pona:" "Russian: Привет!
+Toki Pona: toki!
+Russian: Я тебя люблю.
+Toki Pona:" "English: Hello!
+Toki Pona: toki!
+English: My mother cooks food for the family.
+Toki Pona:")
+    alone=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
+    report=$(mktemp)
+    for n in 2 4; do
+        together=$(build/llm/bin/greedy_tokens --batch "$n" --head trimmed --threads 2 --characters "$TOKI_PONA_TEST_CHARACTERS" \
+            --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[@]}" 2>"$report") || { rm -f "$report"; return 1; }
+        if [ -z "$alone" ] || [ "$alone" != "$together" ]; then
+            echo "the trimmed head in a batch of $n gives other tokens than each prompt alone" >&2
+            rm -f "$report"
+            return 1
+        fi
+        # The trimmed head took part: at least one check ran for the batch's states.
+        if ! grep -Eq '^head: [0-9]+ rows, [1-9][0-9]* checks' "$report"; then
+            echo "a batch of $n did not use the trimmed head: $(cat "$report")" >&2
+            rm -f "$report"
+            return 1
+        fi
+    done
+    rm -f "$report"
 }
 
 swift_tests() {

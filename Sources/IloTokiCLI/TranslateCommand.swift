@@ -217,6 +217,10 @@ struct TranslateCommand {
     /// Sentence by sentence unless `--whole-lines` (then each line whole).
     private var bySentence: Bool { !arguments.has("--whole-lines") }
 
+    /// Lines taken together, in batches' worth: enough that the slots keep refilling, few
+    /// enough that the lines read ahead of the answers stay a handful.
+    static let batchesPerGroup = 4
+
     /// One translation per line of standard input, answered in order by exactly one line of
     /// output each, up to `batch` lines decoded together. A line that fails is answered by an
     /// empty line (or an object with `"error"`), named on standard error, and the status is
@@ -226,7 +230,9 @@ struct TranslateCommand {
         var failed = false
         let queue = LineQueue(StandardInput.lines())
         while !console.outputStopped, !Task.isCancelled {
-            let group = await queue.next(limit: batch)
+            // A batch's finished slot takes the group's next sentence, so a group of several
+            // batches' worth never waits for its slowest sentence before the next lines start.
+            let group = await queue.next(limit: batch > 1 ? batch * Self.batchesPerGroup : 1)
             if group.isEmpty || Task.isCancelled { break }
             let answers = OrderedAnswers(count: group.count) { [console] text in console.out(text) }
             var texts: [TextToTranslate] = []

@@ -195,6 +195,15 @@ typedef struct ilotoki_llm_start_params {
      * back one 4 KiB page at a time during decode. On by default.
      */
     bool restore_residency;
+    /**
+     * Start from the cached cells of the prompt's beginning where an earlier prompt on this
+     * handle began the same way (a format's fixed words, its examples), instead of evaluating
+     * them again: the cells of every prompt are kept, and of two prompts that begin alike, the
+     * shared part. Exact: the core computes every token as it would alone, so the output is
+     * the same token for token (`ilotoki_llm_stats.reused_prompt_tokens` says how many were
+     * copied). On by default; off for comparing. Ignored with `logits_for_all_prompt_tokens`.
+     */
+    bool reuse_prefix;
 } ilotoki_llm_start_params;
 
 /** Figures for the current (or last) translation on a handle. */
@@ -227,8 +236,8 @@ typedef struct ilotoki_llm_stats {
     int32_t head_full_steps;
     /** The translation went on with the full head after repeated rollbacks. */
     bool head_fell_back;
-    /** A check found a winner outside the target language's rows but inside the four
-        languages' union, and the translation went on with that union as its kept rows. */
+    /** A check found a winner outside the kept rows but among `wider_characters`' rows, and
+        the translation went on with those as its kept rows. */
     bool head_widened;
     /** The fraction of the model file's pages in memory when the translation started (from
         `mincore`, before any restore); 1 where it cannot be known. */
@@ -245,6 +254,12 @@ typedef struct ilotoki_llm_stats {
         translation (its prompt plus its output limit, rounded up to 256, at most the load's
         `context_length`) and made again only when a longer one comes. */
     int32_t context_length;
+    /** Prompt tokens whose cells were copied from the cache instead of evaluated
+        (`reuse_prefix`; in a batch, all its prompts'). */
+    int32_t reused_prompt_tokens;
+    /** The memory the cache of prompt beginnings held after this prompt (the single
+        translations' context's, or the batch context's), in bytes. */
+    uint64_t prefix_cache_bytes;
 } ilotoki_llm_stats;
 
 /** Facts about a loaded model. Strings are owned by the handle and live as long as it does. */
@@ -331,7 +346,8 @@ uint64_t ilotoki_llm_reserve_ticket(ilotoki_llm *llm);
 
 /**
  * Starts a translation: clears the KV cache (no state is carried over from earlier
- * translations), tokenizes the prompt with the model's BOS and with special-token parsing
+ * translations, but the cells of a prompt beginning it shares with earlier ones, see
+ * `reuse_prefix`), tokenizes the prompt with the model's BOS and with special-token parsing
  * off (typed text can never become control tokens), and evaluates it, requesting logits
  * only for its last token.
  *
@@ -405,8 +421,10 @@ double ilotoki_llm_resident_fraction(ilotoki_llm *llm);
  * The batch has a context of its own, with one KV cache per sequence (never shared, so no
  * sequence's sums depend on another's), sized to the prompts: `sequences` times the longest
  * prompt plus the largest token limit, rounded up to 256. It is kept for later batches and made
- * again when a batch needs more. llama.cpp's head computes every step (the trimmed head serves
- * `start`); `params.head` and the character sets are not used.
+ * again when a batch needs more. Steps of up to 4 sequences use the trimmed head where `start`
+ * would (`params.head` and the character sets), each sequence checked and rolled back on its
+ * own, so its tokens stay the ones it gets alone; steps of more sequences use llama.cpp's head,
+ * which reads each row once for all of them anyway.
  *
  * Prompts are tokenized here. One that cannot be translated (not UTF-8, empty, longer than the
  * handle's context) does not fail the call: it ends at once with the finish reason `ERROR`,
@@ -421,8 +439,8 @@ double ilotoki_llm_resident_fraction(ilotoki_llm *llm);
  *     NULL for `params.max_tokens` for every prompt.
  *   - sequences: prompts decoded at once, 1 to `ILOTOKI_LLM_MAX_SEQUENCES` (larger values are
  *     clamped; 0 or less means 8).
- *   - params: as for `start` (token limit, line limit, stop sequences, ticket); NULL for the
- *     defaults. The selection is always greedy.
+ *   - params: as for `start` (token limit, line limit, stop sequences, ticket, head and
+ *     character sets); NULL for the defaults. The selection is always greedy.
  * - Returns: `ILOTOKI_LLM_OK`; `ILOTOKI_LLM_ERROR_INVALID_ARGUMENT` without prompts;
  *   `ILOTOKI_LLM_ERROR_OUT_OF_MEMORY` when the batch's context cannot be made.
  */

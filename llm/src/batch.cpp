@@ -3,7 +3,12 @@
 // each sequence's attention sums run over its own cells in the order they would alone. A
 // prompt is evaluated by itself when it takes a slot (its first token comes from that, as with
 // `start`); after that every running sequence's latest token is evaluated in one step, and the
-// weights are read once for all of them. Every method runs under the handle's run mutex.
+// weights are read once for all of them. Steps of up to kTrimmedBatchMost sequences use the
+// trimmed head as a single translation does: each kept row is read once for every sequence's
+// state, the states wait in the head's slots, and one check of the excluded rows serves all of
+// them; a sequence whose token does not hold is rolled back alone and takes that step with
+// llama.cpp's head, so each sequence's tokens stay the ones it gets alone. Every method runs
+// under the handle's run mutex.
 #include "handle.hpp"
 
 #include "argmax.hpp"
@@ -24,17 +29,20 @@ constexpr int32_t kLargestEvaluation = 512;
 } // namespace
 
 void ilotoki_llm::prepare_batch_context(int32_t sequences, int32_t per_sequence, int32_t tokens_per_evaluation) {
-    if (batch_context != nullptr && batch_context_sequences >= sequences && batch_context_length >= per_sequence &&
-        batch_context_tokens >= tokens_per_evaluation) {
+    if (batches.context != nullptr && batches.sequences >= sequences && batches.length >= per_sequence &&
+        batches.most_tokens >= tokens_per_evaluation) {
         return;
     }
-    if (batch_context != nullptr) {
-        free_context(batch_context);
+    if (batches.context != nullptr) {
+        free_context(batches.context);
+        batches.head_hooked = false;
+        // The cells were made in this context: another one starts again.
+        batches.prefixes.clear();
         return_freed_memory();
     }
-    if (batch_tokens_allocated) {
-        llama_batch_free(batch_tokens);
-        batch_tokens_allocated = false;
+    if (batches.tokens_allocated) {
+        llama_batch_free(batches.tokens);
+        batches.tokens_allocated = false;
     }
     auto context_params = llama_context_default_params();
     context_params.n_seq_max = static_cast<uint32_t>(sequences);
@@ -43,12 +51,12 @@ void ilotoki_llm::prepare_batch_context(int32_t sequences, int32_t per_sequence,
     context_params.n_ctx = static_cast<uint32_t>(sequences * per_sequence);
     context_params.n_batch = static_cast<uint32_t>(tokens_per_evaluation);
     context_params.n_ubatch = static_cast<uint32_t>(tokens_per_evaluation);
-    batch_context = make_context(context_params, "for " + std::to_string(sequences) + " sequences of " + std::to_string(per_sequence) + " tokens");
-    batch_context_sequences = sequences;
-    batch_context_length = static_cast<int32_t>(llama_n_ctx_seq(batch_context));
-    batch_context_tokens = tokens_per_evaluation;
-    batch_tokens = llama_batch_init(tokens_per_evaluation, 0, 1);
-    batch_tokens_allocated = true;
+    batches.context = make_context(context_params, "for " + std::to_string(sequences) + " sequences of " + std::to_string(per_sequence) + " tokens");
+    batches.sequences = sequences;
+    batches.length = static_cast<int32_t>(llama_n_ctx_seq(batches.context));
+    batches.most_tokens = tokens_per_evaluation;
+    batches.tokens = llama_batch_init(tokens_per_evaluation, 0, 1);
+    batches.tokens_allocated = true;
 }
 
 void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const int32_t *max_tokens, int32_t sequences,
@@ -116,16 +124,28 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
         end_batch(ILOTOKI_LLM_FINISH_STOPPED);
         return;
     }
-    // Prompts are evaluated whole (up to llama.cpp's micro-batch, as `start` evaluates them),
-    // and a step evaluates one token per slot.
+    // A step evaluates one token per running slot and the prompts admitted into it (from
+    // their cached beginnings on): room for the longest prompt twice, or for it beside every
+    // slot's token.
+    const auto slot_count = static_cast<int32_t>(batch.slots.size());
     const int32_t tokens_per_evaluation =
-        round_up(std::max(std::min(longest_prompt, kLargestEvaluation), static_cast<int32_t>(batch.slots.size())), 16);
+        round_up(std::min(kLargestEvaluation, std::max(2 * longest_prompt, longest_prompt + slot_count)), 16);
+    batch.reuse_prefix = start_params.reuse_prefix;
     restore_residency(start_params.restore_residency);
     prepare_batch_context(static_cast<int32_t>(batch.slots.size()), round_up(longest_need, kContextGranule), tokens_per_evaluation);
-    llama_memory_clear(llama_get_memory(batch_context), true);
+    llama_memory_clear(llama_get_memory(batches.context), true);
+    // The trimmed head, as `start` decides it (a batch is always greedy).
+    const ilotoki::CharacterSet kept_characters(start_params.output_characters, start_params.output_character_count);
+    batch.trimming = head != nullptr && start_params.head == ILOTOKI_LLM_HEAD_TRIMMED && !kept_characters.empty();
+    if (batch.trimming) {
+        head->use_characters(vocab, kept_characters,
+                             ilotoki::CharacterSet(start_params.wider_characters, start_params.wider_character_count));
+        batch.trimming = head->worth_trimming() && head->kept_rows_are_few();
+    }
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
-        stats.context_length = batch_context_length;
+        stats.context_length = batches.length;
+        stats.head_rows = batch.trimming ? head->kept_rows() : vocabulary_size;
     }
     for (size_t i = 0; i < batch.sequences.size(); ++i) {
         if (batch.sequences[i].error_status == ILOTOKI_LLM_OK) continue;
@@ -138,17 +158,17 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
 }
 
 bool ilotoki_llm::decode_sequence(const llama_token *tokens, int32_t count, int32_t slot, int32_t at) {
-    for (int32_t offset = 0; offset < count; offset += batch_context_tokens) {
-        const int32_t chunk = std::min(batch_context_tokens, count - offset);
-        batch_tokens.n_tokens = chunk;
+    for (int32_t offset = 0; offset < count; offset += batches.most_tokens) {
+        const int32_t chunk = std::min(batches.most_tokens, count - offset);
+        batches.tokens.n_tokens = chunk;
         for (int32_t i = 0; i < chunk; ++i) {
-            batch_tokens.token[i] = tokens[offset + i];
-            batch_tokens.pos[i] = at + offset + i;
-            batch_tokens.n_seq_id[i] = 1;
-            batch_tokens.seq_id[i][0] = slot;
-            batch_tokens.logits[i] = offset + i == count - 1 ? 1 : 0;
+            batches.tokens.token[i] = tokens[offset + i];
+            batches.tokens.pos[i] = at + offset + i;
+            batches.tokens.n_seq_id[i] = 1;
+            batches.tokens.seq_id[i][0] = slot;
+            batches.tokens.logits[i] = offset + i == count - 1 ? 1 : 0;
         }
-        const int32_t result = llama_decode(batch_context, batch_tokens);
+        const int32_t result = llama_decode(batches.context, batches.tokens);
         if (result == 2) return false;
         if (result != 0) {
             throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
@@ -158,87 +178,303 @@ bool ilotoki_llm::decode_sequence(const llama_token *tokens, int32_t count, int3
     return true;
 }
 
-void ilotoki_llm::admit_to_batch(int32_t slot, size_t index) {
+ilotoki::PrefixCache::Reuse ilotoki_llm::take_slot(int32_t slot, size_t index) {
     BatchRun &batch = *batch_run;
     BatchSequence &sequence = batch.sequences[index];
     batch.slots[static_cast<size_t>(slot)] = static_cast<int32_t>(index);
     sequence.slot = slot;
     sequence.output.reset(batch.stop_sequences, batch.max_lines);
     sequence.repetition.reset();
-    // The slot's cache held the sequence before: this one starts on empty cells.
-    llama_memory_seq_rm(llama_get_memory(batch_context), slot, -1, -1);
-    const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
-    const auto prefill_start = Clock::now();
-    if (!decode_sequence(sequence.prompt.data(), prompt_count, slot, 0)) {
-        end_batch(ILOTOKI_LLM_FINISH_STOPPED);
-        return;
-    }
-    sequence.position = prompt_count;
-    const float *logits = llama_get_logits_ith(batch_context, -1);
+    sequence.pending.clear();
+    // The slot's cache held the sequence before: this one starts on empty cells, or on the
+    // cached cells of its prompt's beginning.
+    llama_memory_seq_rm(llama_get_memory(batches.context), slot, -1, -1);
+    const ilotoki::PrefixCache::Reuse reused =
+        batch.reuse_prefix ? batches.prefixes.restore(batches.context, slot, sequence.prompt) : ilotoki::PrefixCache::Reuse{};
+    sequence.position = reused.tokens;
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    sequence.stats.reused_prompt_tokens = reused.tokens;
+    stats.reused_prompt_tokens += reused.tokens;
+    return reused;
+}
+
+void ilotoki_llm::prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reuse &reused, const float *logits, double prefill_ms) {
+    BatchRun &batch = *batch_run;
+    BatchSequence &sequence = batch.sequences[index];
     if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
+    // Taken before the release below: a sequence that ends at its first token frees its slot.
     const llama_token token = ilotoki::first_maximum(logits, vocabulary_size);
-    const double prefill_ms = milliseconds_between(prefill_start, Clock::now());
+    const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
+    sequence.position = prompt_count;
+    if (batch.reuse_prefix) batches.prefixes.remember(batches.context, sequence.slot, sequence.prompt, reused);
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
         sequence.stats.prefill_ms = prefill_ms;
-        stats.prefill_ms += prefill_ms;
         stats.prompt_tokens += prompt_count;
+        sequence.stats.prefix_cache_bytes = batches.prefixes.bytes();
+        stats.prefix_cache_bytes = sequence.stats.prefix_cache_bytes;
     }
     release_in_batch(index, token);
 }
 
-bool ilotoki_llm::step_batch() {
+void ilotoki_llm::admit_to_batch(int32_t slot, size_t index) {
+    BatchSequence &sequence = batch_run->sequences[index];
+    const ilotoki::PrefixCache::Reuse reused = take_slot(slot, index);
+    // The prompt's own choice comes from llama.cpp's head, as in `start`.
+    hook_batch_head(false);
+    const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
+    const auto prefill_start = Clock::now();
+    if (!decode_sequence(sequence.prompt.data() + reused.tokens, prompt_count - reused.tokens, slot, reused.tokens)) {
+        end_batch(ILOTOKI_LLM_FINISH_STOPPED);
+        return;
+    }
+    const double prefill_ms = milliseconds_between(prefill_start, Clock::now());
+    {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.prefill_ms += prefill_ms;
+    }
+    prompt_evaluated(index, reused, llama_get_logits_ith(batches.context, -1), prefill_ms);
+}
+
+void ilotoki_llm::hook_batch_head(bool on) {
+    if (on == batches.head_hooked || batches.context == nullptr) return;
+    llama_set_output_head(batches.context, on ? &ilotoki::TrimmedHead::build : nullptr, on ? head.get() : nullptr);
+    batches.head_hooked = on;
+}
+
+bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
     BatchRun &batch = *batch_run;
-    // Who takes part: every running sequence with room for one more token.
+    // Who takes part: every running sequence with room for one more token. One at its limit
+    // whose last tokens still wait for their check is checked first (a rollback may free room).
     std::vector<size_t> members;
-    for (const int32_t index : batch.slots) {
+    bool settle_first = false;
+    bool any_pending = false;
+    for (const int32_t index : std::vector<int32_t>(batch.slots)) {
         if (index < 0) continue;
         BatchSequence &sequence = batch.sequences[static_cast<size_t>(index)];
-        if (static_cast<int32_t>(sequence.generated.size()) >= sequence.max_tokens ||
-            sequence.position >= batch_context_length) {
-            finish_in_batch(static_cast<size_t>(index), ILOTOKI_LLM_FINISH_MAX_TOKENS);
+        any_pending = any_pending || !sequence.pending.empty();
+        const auto made = static_cast<int32_t>(sequence.generated.size() + sequence.pending.size());
+        if (made >= sequence.max_tokens || sequence.position >= batches.length) {
+            if (!sequence.pending.empty()) {
+                settle_first = true;
+            } else {
+                finish_in_batch(static_cast<size_t>(index), ILOTOKI_LLM_FINISH_MAX_TOKENS);
+            }
             continue;
         }
         members.push_back(static_cast<size_t>(index));
     }
-    if (members.empty()) return true;
-    batch_tokens.n_tokens = static_cast<int32_t>(members.size());
+    const auto count = static_cast<int32_t>(members.size());
+    // A step that admits prompts takes their choices from llama.cpp's head, as `start` does.
+    const bool trimmed = admissions.empty() && batch.trimming && count > 0 && count <= ilotoki::kTrimmedBatchMost &&
+                         head->kept_rows_are_few();
+    // What waits is checked before a step that could not keep it: llama.cpp's head for more
+    // sequences, or no free slots for this step's states.
+    if (any_pending && (settle_first || !trimmed || batch.states_used + count > head->slot_count())) return settle_batch();
+    if (members.empty() && admissions.empty()) return true;
+    std::vector<int32_t> state_slots(members.size());
+    int32_t tokens = 0;
+    const auto add_token = [&](llama_token token, llama_pos at, int32_t slot, bool output) {
+        batches.tokens.token[tokens] = token;
+        batches.tokens.pos[tokens] = at;
+        batches.tokens.n_seq_id[tokens] = 1;
+        batches.tokens.seq_id[tokens][0] = slot;
+        batches.tokens.logits[tokens] = output ? 1 : 0;
+        tokens += 1;
+    };
     for (size_t i = 0; i < members.size(); ++i) {
         const BatchSequence &sequence = batch.sequences[members[i]];
-        batch_tokens.token[i] = sequence.next_input;
-        batch_tokens.pos[i] = sequence.position;
-        batch_tokens.n_seq_id[i] = 1;
-        batch_tokens.seq_id[i][0] = sequence.slot;
-        batch_tokens.logits[i] = 1;
+        add_token(sequence.next_input, sequence.position, sequence.slot, true);
+        state_slots[i] = batch.states_used + static_cast<int32_t>(i);
     }
+    // The admitted prompts join the step, each from its cached beginning on; the index of
+    // each one's last token is where its logits are.
+    std::vector<ilotoki::PrefixCache::Reuse> reused(admissions.size());
+    std::vector<int32_t> last_token(admissions.size());
+    for (size_t a = 0; a < admissions.size(); ++a) {
+        reused[a] = take_slot(admissions[a].slot, admissions[a].index);
+        batch.next_to_start = admissions[a].index + 1;
+        const BatchSequence &sequence = batch.sequences[admissions[a].index];
+        const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
+        for (int32_t at = reused[a].tokens; at < prompt_count; ++at) {
+            add_token(sequence.prompt[static_cast<size_t>(at)], at, sequence.slot, at == prompt_count - 1);
+        }
+        last_token[a] = tokens - 1;
+    }
+    batches.tokens.n_tokens = tokens;
+    hook_batch_head(trimmed);
+    if (trimmed) head->prepare_columns(state_slots.data(), count);
     const auto step_start = Clock::now();
-    const int32_t result = llama_decode(batch_context, batch_tokens);
+    const int32_t result = llama_decode(batches.context, batches.tokens);
     if (result == 2) return false;
     if (result != 0) {
         throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
                         "llama.cpp failed to evaluate the model (llama_decode returned " + std::to_string(result) + ")."};
     }
-    std::vector<llama_token> chosen(members.size());
-    for (size_t i = 0; i < members.size(); ++i) {
-        const float *logits = llama_get_logits_ith(batch_context, static_cast<int32_t>(i));
-        if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
-        chosen[i] = ilotoki::first_maximum(logits, vocabulary_size);
-    }
     const double step_ms = milliseconds_between(step_start, Clock::now());
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
-        stats.decode_ms += step_ms;
-        stats.decoded_tokens += static_cast<int32_t>(members.size());
+        // A step that evaluated prompts counts as prefill: the batch's decode speed is that of
+        // the steps that only decode.
+        if (admissions.empty()) {
+            stats.decode_ms += step_ms;
+        } else {
+            stats.prefill_ms += step_ms;
+        }
+        stats.decoded_tokens += count;
         for (const size_t index : members) {
             batch.sequences[index].stats.decode_ms += step_ms;
             batch.sequences[index].stats.decoded_tokens += 1;
         }
     }
-    for (size_t i = 0; i < members.size(); ++i) {
-        batch.sequences[members[i]].position += 1;
-        release_in_batch(members[i], chosen[i]);
+    for (size_t a = 0; a < admissions.size(); ++a) {
+        prompt_evaluated(admissions[a].index, reused[a], llama_get_logits_ith(batches.context, last_token[a]), step_ms);
     }
+    if (members.empty()) return true;
+    // Each member's choice: the kept rows' where the head computed the step (the outputs come in
+    // the batch's order, which is the slots' order, also across micro-batches), llama.cpp's
+    // logits where it kept its own head.
+    std::vector<BatchPending> entries(members.size());
+    std::vector<bool> again(members.size(), false);
+    const int32_t computed = trimmed ? head->columns_computed() : 0;
+    for (size_t i = 0; i < members.size(); ++i) {
+        const BatchSequence &sequence = batch.sequences[members[i]];
+        BatchPending &entry = entries[i];
+        entry = BatchPending{sequence.next_input, sequence.position, -1, 0.0f, true, -1};
+        if (computed == count) {
+            const ilotoki::KeptChoice kept = head->kept_choice(static_cast<int32_t>(i));
+            entry.chosen = kept.best.row;
+            entry.value = kept.best.value;
+            entry.exact = false;
+            entry.state = state_slots[i];
+            // A near tie among the kept rows is decided by llama.cpp's own head.
+            again[i] = ilotoki::trimmed::near_tie(kept.best, kept.runner_up);
+        } else if (computed == 0) {
+            const float *logits = llama_get_logits_ith(batches.context, static_cast<int32_t>(i));
+            if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
+            entry.chosen = ilotoki::first_maximum(logits, vocabulary_size);
+        } else {
+            again[i] = true; // the head computed part of the step: all of it again, with llama.cpp's
+        }
+    }
+    if (computed == count && trimmed) batch.states_used += count;
+    for (size_t i = 0; i < members.size(); ++i) {
+        if (!again[i]) continue;
+        const llama_token token = batch_step_with_full_head(batch.sequences[members[i]], entries[i].decoded, entries[i].position);
+        if (token < 0) return false;
+        entries[i].chosen = token;
+        entries[i].exact = true;
+        entries[i].state = -1;
+    }
+    bool due = false;
+    for (size_t i = 0; i < members.size(); ++i) {
+        BatchSequence &sequence = batch.sequences[members[i]];
+        const BatchPending &entry = entries[i];
+        sequence.position += 1;
+        sequence.next_input = entry.chosen;
+        if (entry.exact && sequence.pending.empty()) {
+            // Nothing before it waits for a check and llama.cpp's head chose it: final at once.
+            release_in_batch(members[i], entry.chosen);
+            continue;
+        }
+        sequence.pending.push_back(entry);
+        // Checked now where the sequence may end: its end, its limit, the end of a line where a
+        // stop sequence or a line limit may end the output there. (A step that would overfill
+        // the head's slots is settled before it is taken.)
+        ilotoki::trimmed::AfterChoice after;
+        after.ends_output = llama_vocab_is_eog(vocab, entry.chosen);
+        after.at_token_limit = static_cast<int32_t>(sequence.generated.size() + sequence.pending.size()) >= sequence.max_tokens;
+        after.line_end_may_stop = (batch.max_lines > 0 || !batch.stop_sequences.empty()) &&
+                                  ilotoki::token_text(vocab, entry.chosen, /*special*/ false).find('\n') != std::string::npos;
+        due = due || ilotoki::trimmed::check_now(after);
+    }
+    if (due) return settle_batch();
     return true;
+}
+
+bool ilotoki_llm::settle_batch() {
+    BatchRun &batch = *batch_run;
+    bool any_state = false;
+    for (const auto &sequence : batch.sequences) {
+        for (const auto &entry : sequence.pending) any_state = any_state || !entry.exact;
+    }
+    if (any_state) {
+        // One read of every excluded row for all the states that wait, whichever sequence's.
+        head->check(batch.states_used, threadpool);
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.head_checks += 1;
+    }
+    // Every sequence's decision comes from this one check; a rollback touches only its own
+    // sequence's cells.
+    const int32_t most_rollbacks = ilotoki::trimmed::kRollbacksBeforeFullHead * static_cast<int32_t>(batch.sequences.size());
+    for (const int32_t index : std::vector<int32_t>(batch.slots)) {
+        if (index < 0) continue;
+        BatchSequence &sequence = batch.sequences[static_cast<size_t>(index)];
+        if (sequence.pending.empty()) continue;
+        std::vector<BatchPending> entries;
+        entries.swap(sequence.pending);
+        std::vector<ilotoki::trimmed::PendingCheck> checks(entries.size());
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const BatchPending &entry = entries[i];
+            checks[i] = {entry.value, entry.exact, entry.exact ? ilotoki::RowChoice{} : head->excluded_choice(entry.state)};
+        }
+        // The batch's sequences share one count of rollbacks (and one check).
+        const ilotoki::trimmed::Settlement decision = ilotoki::trimmed::settle(
+            checks.data(), static_cast<int32_t>(checks.size()), any_state, [this](int32_t row) { return head->can_widen_to(vocab, row); },
+            batch.counters, most_rollbacks);
+        batch.counters.rollbacks = decision.counters.rollbacks;
+        for (int32_t i = 0; i < decision.settled && !sequence.finished; ++i) {
+            release_in_batch(static_cast<size_t>(index), entries[static_cast<size_t>(i)].chosen);
+        }
+        if (decision.failed < 0 || sequence.finished) continue;
+
+        // Back to the failed step, taken again with the full head; the others' cells stay.
+        const BatchPending &entry = entries[static_cast<size_t>(decision.failed)];
+        {
+            std::lock_guard<std::mutex> lock(stats_mutex);
+            stats.head_rollbacks += 1;
+            sequence.stats.head_rollbacks += 1;
+        }
+        const llama_token token = batch_step_with_full_head(sequence, entry.decoded, entry.position);
+        if (token < 0) return false;
+        sequence.position = entry.position + 1;
+        release_in_batch(static_cast<size_t>(index), token);
+        switch (decision.next) {
+        case ilotoki::trimmed::NextRows::Widen: {
+            head->widen(vocab, decision.winner);
+            std::lock_guard<std::mutex> lock(stats_mutex);
+            stats.head_widened = true;
+            stats.head_rows = head->kept_rows();
+            break;
+        }
+        case ilotoki::trimmed::NextRows::FullHead: {
+            batch.trimming = false;
+            std::lock_guard<std::mutex> lock(stats_mutex);
+            stats.head_fell_back = true;
+            stats.head_rows = vocabulary_size;
+            break;
+        }
+        case ilotoki::trimmed::NextRows::Same: break;
+        }
+    }
+    batch.states_used = 0;
+    return true;
+}
+
+llama_token ilotoki_llm::batch_step_with_full_head(BatchSequence &sequence, llama_token decoded, int32_t at) {
+    // The sequence's cells from `at` on go; a KV cache of one stream per sequence always drops
+    // a tail (llama_kv_cache_iswa), so nothing is evaluated again but this step.
+    if (!llama_memory_seq_rm(llama_get_memory(batches.context), sequence.slot, at, -1)) {
+        throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp could not drop a sequence's last cells to take a step again."};
+    }
+    hook_batch_head(false);
+    if (!decode_sequence(&decoded, 1, sequence.slot, at)) return -1;
+    const float *logits = llama_get_logits_ith(batches.context, -1);
+    if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    stats.head_full_steps += 1;
+    sequence.stats.head_full_steps += 1;
+    return ilotoki::first_maximum(logits, vocabulary_size);
 }
 
 void ilotoki_llm::release_in_batch(size_t index, llama_token token) {
@@ -332,16 +568,44 @@ ilotoki_llm::BatchStep ilotoki_llm::next_batch(int32_t &index) {
         // first piece is out, the first prompt runs alone (a first token that is not yet text,
         // such as part of a character, would otherwise wait for every other prompt's evaluation).
         const bool running_any = std::any_of(batch.slots.begin(), batch.slots.end(), [](int32_t slot) { return slot >= 0; });
-        const auto free_slot = std::find(batch.slots.begin(), batch.slots.end(), -1);
-        if (free_slot != batch.slots.end() && batch.next_to_start < batch.sequences.size() && (batch.first_piece_out || !running_any)) {
+        if (!batch.first_piece_out && !running_any && batch.next_to_start < batch.sequences.size() &&
+            !batch.sequences[batch.next_to_start].finished) {
             const size_t admitted = batch.next_to_start++;
-            admit_to_batch(static_cast<int32_t>(free_slot - batch.slots.begin()), admitted);
+            admit_to_batch(static_cast<int32_t>(std::find(batch.slots.begin(), batch.slots.end(), -1) - batch.slots.begin()), admitted);
             continue;
         }
-        if (!running_any) {
+        // After the first piece, the prompts that free slots take join the next step together
+        // (each from its cached beginning on), as many as the step has room for; one too long
+        // for that is evaluated alone.
+        std::vector<Admission> admissions;
+        if (batch.first_piece_out || !running_any) {
+            int32_t room = batches.most_tokens -
+                           static_cast<int32_t>(std::count_if(batch.slots.begin(), batch.slots.end(), [](int32_t slot) { return slot >= 0; }));
+            size_t candidate = batch.next_to_start;
+            bool alone = false;
+            for (size_t slot = 0; slot < batch.slots.size(); ++slot) {
+                if (batch.slots[slot] >= 0) continue;
+                // A prompt that could not start is reported in its turn first.
+                if (candidate >= batch.sequences.size() || batch.sequences[candidate].finished) break;
+                const std::vector<llama_token> &prompt = batch.sequences[candidate].prompt;
+                const int32_t need = static_cast<int32_t>(prompt.size()) - (batch.reuse_prefix ? batches.prefixes.shared_with(prompt) : 0);
+                if (need > room) {
+                    if (admissions.empty() && !running_any) {
+                        admit_to_batch(static_cast<int32_t>(slot), batch.next_to_start++);
+                        alone = true;
+                    }
+                    break;
+                }
+                room -= need;
+                admissions.push_back({static_cast<int32_t>(slot), candidate++});
+            }
+            if (alone) continue;
+        }
+        if (!running_any && admissions.empty()) {
+            if (std::any_of(batch.slots.begin(), batch.slots.end(), [](int32_t slot) { return slot >= 0; })) continue;
             end_batch(ILOTOKI_LLM_FINISH_END_OF_GENERATION);
             continue;
         }
-        if (!step_batch()) end_batch(ILOTOKI_LLM_FINISH_STOPPED);
+        if (!step_batch(admissions)) end_batch(ILOTOKI_LLM_FINISH_STOPPED);
     }
 }

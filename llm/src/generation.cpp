@@ -3,7 +3,6 @@
 // through the output filter), until it finishes (end of generation, a limit, a stop
 // sequence, a stop). Every method runs on the generating thread, under the handle's run mutex.
 #include "handle.hpp"
-#include "trimmed_decision.hpp"
 
 #include "argmax.hpp"
 #include "llama_log.hpp"
@@ -154,15 +153,13 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     }
     // Pages the system took while the app was away come back in one pass, before decoding.
     restore_residency(params.restore_residency);
-    // Every translation starts fresh: no conversation state is carried over.
+    // Every translation starts fresh: no conversation state is carried over, but the cells of
+    // the prompt's beginning where an earlier prompt had the same (prefix_cache.hpp).
     llama_memory_clear(llama_get_memory(context), true);
     started = true;
     // The trimmed head serves greedy choices from the last prompt token on.
-    trimming = head != nullptr && params.head == ILOTOKI_LLM_HEAD_TRIMMED && params.selection == ILOTOKI_LLM_SELECT_ARGMAX &&
-               !params.logits_for_all_prompt_tokens;
-    pending.clear();
-    checks_done = 0;
-    rollbacks = 0;
+    bool trimming = head != nullptr && params.head == ILOTOKI_LLM_HEAD_TRIMMED && params.selection == ILOTOKI_LLM_SELECT_ARGMAX &&
+                    !params.logits_for_all_prompt_tokens;
     const ilotoki::CharacterSet kept_characters(start_params.output_characters, start_params.output_character_count);
     // Without characters to keep there is nothing to trim to.
     if (trimming && kept_characters.empty()) trimming = false;
@@ -174,6 +171,7 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
         // docs/benchmarks.md, "The trimmed output head").
         trimming = head->worth_trimming();
     }
+    trimmed_run.reset(trimming);
     // Not kept: the caller owns them.
     params.output_characters = nullptr;
     params.output_character_count = 0;
@@ -182,16 +180,24 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     // The prompt's own choice comes from llama.cpp's head: a step taken again later would be
     // a one-token evaluation, whose rounding differs from the prompt batch's.
     hook_head(false);
-    head_runs_before = head != nullptr ? head->runs() : 0;
+    trimmed_run.head_runs_before = head != nullptr ? head->runs() : 0;
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_rows = trimming ? head->kept_rows() : vocabulary_size;
     }
     const auto prefill_start = Clock::now();
-    const bool completed = decode(prompt_tokens.data(), prompt_count, params.logits_for_all_prompt_tokens);
+    // Logits for every prompt token need every token evaluated.
+    const bool reuse = params.reuse_prefix && !params.logits_for_all_prompt_tokens;
+    const ilotoki::PrefixCache::Reuse reused = reuse ? prefixes.restore(context, 0, prompt_tokens) : ilotoki::PrefixCache::Reuse{};
+    position = reused.tokens;
+    const bool completed =
+        decode(prompt_tokens.data() + reused.tokens, prompt_count - reused.tokens, params.logits_for_all_prompt_tokens);
+    if (completed && reuse) prefixes.remember(context, 0, prompt_tokens, reused);
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.prefill_ms = milliseconds_between(prefill_start, Clock::now());
+        stats.reused_prompt_tokens = reused.tokens;
+        stats.prefix_cache_bytes = prefixes.bytes();
     }
     if (!completed) finish(ILOTOKI_LLM_FINISH_STOPPED);
     hook_head(trimming);
@@ -260,6 +266,8 @@ void ilotoki_llm::prepare_context(int32_t need) {
     if (context != nullptr) {
         if (head_hooked) llama_set_output_head(context, nullptr, nullptr);
         head_hooked = false;
+        // The cells were made in this context: another size starts again.
+        prefixes.clear();
         free_context(context);
         context_allocated = 0;
         return_freed_memory();
@@ -322,7 +330,7 @@ bool ilotoki_llm::next() {
             return true;
         }
         if (finished) return false;
-        if (trimming) {
+        if (trimmed_run.active) {
             step_trimmed();
         } else {
             step_full();
@@ -380,6 +388,7 @@ void ilotoki_llm::step_full() {
 }
 
 void ilotoki_llm::step_trimmed() {
+    auto &pending = trimmed_run.pending;
     const int32_t max_tokens = token_limit();
     const bool at_limit = static_cast<int32_t>(generated.size()) >= max_tokens ||
                           (token_awaiting_decode && position >= context_allocated);
@@ -395,10 +404,9 @@ void ilotoki_llm::step_trimmed() {
     bool checked = false;
     if (token_awaiting_decode) {
         const auto slot = static_cast<int32_t>(pending.size());
-        const int32_t due = checks_done == 0 ? ilotoki::kFirstCheck : ilotoki::kCheckEvery;
-        checked = slot + 1 >= due;
+        checked = ilotoki::trimmed::check_in_step(slot, trimmed_run.counters, cadence);
         head->prepare(slot, checked);
-        head_runs_before = head->runs();
+        trimmed_run.head_runs_before = head->runs();
         if (!evaluate_last_token()) {
             finish(ILOTOKI_LLM_FINISH_STOPPED);
             return;
@@ -406,8 +414,8 @@ void ilotoki_llm::step_trimmed() {
     }
 
     const auto selection_start = Clock::now();
-    PendingToken entry{last_decoded, position - 1, 0, 0.0f, false};
-    if (head->runs() == head_runs_before) {
+    ilotoki::TrimmedRun::Pending entry{last_decoded, position - 1, 0, 0.0f, false};
+    if (head->runs() == trimmed_run.head_runs_before) {
         // llama.cpp kept its own head for this graph: its logits are there, and exact.
         entry.chosen = select_token();
         entry.exact = true;
@@ -417,7 +425,7 @@ void ilotoki_llm::step_trimmed() {
         entry.value = kept.best.value;
         // A near tie among the kept rows is decided by llama.cpp's own head, whose rounding
         // may differ from this kernel's in the last bits.
-        if (kept.best.row < 0 || !(kept.best.value - kept.runner_up > ilotoki::TrimmedHead::margin(kept.best.value))) {
+        if (ilotoki::trimmed::near_tie(kept.best, kept.runner_up)) {
             entry.chosen = choose_with_full_head(entry.decoded, entry.position);
             if (entry.chosen < 0) {
                 finish(ILOTOKI_LLM_FINISH_STOPPED);
@@ -436,39 +444,35 @@ void ilotoki_llm::step_trimmed() {
     }
     pending.push_back(entry);
 
-    // Check now what was checked in the step, and what must be final before going on: the end
-    // of the output, the end of a line (stop sequences, line limits), a full set of slots.
-    bool due_now = checked || llama_vocab_is_eog(vocab, entry.chosen) ||
-                   static_cast<int32_t>(pending.size()) >= head->slot_count() ||
-                   static_cast<int32_t>(generated.size()) >= max_tokens;
-    // A line end is final at once only where a stop sequence or a line limit may end the
-    // output there; otherwise the check waits for its turn.
-    if (!due_now && (params.max_lines > 0 || output.has_stop_sequences())) {
-        due_now = ilotoki::token_text(vocab, entry.chosen, /*special*/ false).find('\n') != std::string::npos;
-    }
-    if (due_now && !settle(checked)) finish(ILOTOKI_LLM_FINISH_STOPPED);
+    ilotoki::trimmed::AfterChoice after;
+    after.checked_in_step = checked;
+    after.ends_output = llama_vocab_is_eog(vocab, entry.chosen);
+    after.slots_full = static_cast<int32_t>(pending.size()) >= head->slot_count();
+    after.at_token_limit = static_cast<int32_t>(generated.size()) >= max_tokens;
+    after.line_end_may_stop = (params.max_lines > 0 || output.has_stop_sequences()) &&
+                              ilotoki::token_text(vocab, entry.chosen, /*special*/ false).find('\n') != std::string::npos;
+    if (ilotoki::trimmed::check_now(after) && !settle(checked)) finish(ILOTOKI_LLM_FINISH_STOPPED);
 }
 
 bool ilotoki_llm::settle(bool ran) {
+    auto &pending = trimmed_run.pending;
     const auto count = static_cast<int32_t>(pending.size());
-    const bool all_exact = std::all_of(pending.begin(), pending.end(), [](const PendingToken &entry) { return entry.exact; });
-    if (!ran && !all_exact) head->check(count, threadpool);
-    if (ran || !all_exact) {
-        checks_done += 1;
+    std::vector<ilotoki::trimmed::PendingCheck> checks = trimmed_run.checks(*head);
+    const bool needed = ilotoki::trimmed::needs_check(checks.data(), count);
+    if (!ran && needed) {
+        head->check(count, threadpool);
+        checks = trimmed_run.checks(*head);
+    }
+    if (ran || needed) {
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_checks += 1;
     }
-    // The decision (trimmed_decision.hpp); what follows only acts on it.
-    std::vector<ilotoki::PendingCheck> checks(static_cast<size_t>(count));
-    for (int32_t i = 0; i < count; ++i) {
-        const PendingToken &entry = pending[static_cast<size_t>(i)];
-        checks[static_cast<size_t>(i)] = {entry.value, entry.exact, entry.exact ? ilotoki::RowChoice{} : head->excluded_choice(i)};
-    }
-    const ilotoki::Settlement decision = ilotoki::settle_pending(
-        checks.data(), count, [this](int32_t row) { return head->can_widen_to(vocab, row); }, rollbacks,
-        ilotoki::kRollbacksBeforeFullHead);
+    // The decision (trimmed_policy.hpp); what follows only acts on it.
+    const ilotoki::trimmed::Settlement decision = ilotoki::trimmed::settle(
+        checks.data(), count, ran || needed, [this](int32_t row) { return head->can_widen_to(vocab, row); }, trimmed_run.counters);
+    trimmed_run.counters = decision.counters;
     const size_t first_pending = generated.size() - pending.size();
-    std::vector<PendingToken> entries;
+    std::vector<ilotoki::TrimmedRun::Pending> entries;
     entries.swap(pending);
     for (int32_t i = 0; i < decision.settled && !finished; ++i) {
         release(entries[static_cast<size_t>(i)].chosen);
@@ -478,7 +482,7 @@ bool ilotoki_llm::settle(bool ran) {
     if (decision.failed < 0 || finished) return true;
 
     // Roll back to the failed step and take it with the full head.
-    const PendingToken &entry = entries[static_cast<size_t>(decision.failed)];
+    const ilotoki::TrimmedRun::Pending &entry = entries[static_cast<size_t>(decision.failed)];
     keep_generated(first_pending + static_cast<size_t>(decision.failed));
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
@@ -489,28 +493,25 @@ bool ilotoki_llm::settle(bool ran) {
     accept(token, 0.0);
     release(token);
     switch (decision.next) {
-    case ilotoki::NextRows::Widen: {
-        // The output left the target language's rows for another of the four languages'
-        // (a copied name, a base model answering in English): go on with their union.
+    case ilotoki::trimmed::NextRows::Widen: {
+        // The output left the target language's rows for the wider set's (a copied name, a
+        // base model answering in English): go on with their union.
         head->widen(vocab, decision.winner);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_widened = true;
         stats.head_rows = head->kept_rows();
         return true;
     }
-    case ilotoki::NextRows::FullHead: {
-        rollbacks += 1;
+    case ilotoki::trimmed::NextRows::FullHead: {
         // Choices this close to the excluded rows keep failing: the rest with the full head.
-        trimming = false;
+        trimmed_run.active = false;
         hook_head(false);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_fell_back = true;
         stats.head_rows = vocabulary_size;
         return true;
     }
-    case ilotoki::NextRows::Same:
-        rollbacks += 1;
-        return true;
+    case ilotoki::trimmed::NextRows::Same: return true;
     }
     return true;
 }
@@ -533,7 +534,7 @@ llama_token ilotoki_llm::choose_with_full_head(llama_token decoded, int32_t at) 
     position = at;
     hook_head(false);
     const bool completed = decode(&decoded, 1, false);
-    hook_head(trimming);
+    hook_head(trimmed_run.active);
     if (!completed) return -1;
     {
         std::lock_guard<std::mutex> lock(stats_mutex);

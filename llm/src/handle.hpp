@@ -6,12 +6,14 @@
 
 #include "ggml-cpu.h"
 #include "llama.h"
-#include "batch.hpp"
+#include "batch_run.hpp"
 #include "output_filter.hpp"
+#include "prefix_cache.hpp"
 #include "repetition.hpp"
 #include "residency.hpp"
-#include "trimmed_decision.hpp"
 #include "trimmed_head.hpp"
+#include "trimmed_policy.hpp"
+#include "trimmed_run.hpp"
 
 #include <sys/resource.h>
 
@@ -36,10 +38,6 @@ inline constexpr int32_t kFirstContextLength = 512;
 inline constexpr int32_t kContextGranule = 256;
 inline constexpr int32_t kDefaultMaxTokens = 512;
 inline constexpr uint32_t kSamplingChainSeed = 1234;
-// The trimmed head checks its choices against the excluded rows after this many tokens,
-// then every kCheckEvery tokens (and at once at the end of a line or of the output).
-inline constexpr int32_t kFirstCheck = 4;
-inline constexpr int32_t kCheckEvery = 8;
 // Below this fraction of the file in memory, a translation reads the missing pages back first.
 inline constexpr double kRestoreThreshold = 0.98;
 
@@ -113,6 +111,10 @@ struct ilotoki_llm {
     std::string head_unavailable;
     // Whether llama.cpp's graph currently uses the trimmed head (llama_set_output_head).
     bool head_hooked = false;
+    // When the trimmed head checks (trimmed_policy.hpp).
+    ilotoki::trimmed::Cadence cadence;
+    // The shared beginnings of the single translations' prompts (dropped with `context`).
+    ilotoki::PrefixCache prefixes;
 
     // Held by start and next for their whole run; stop takes it to wait for them to return.
     std::mutex run_mutex;
@@ -142,40 +144,23 @@ struct ilotoki_llm {
     ilotoki::Clock::time_point started_at;
     int64_t page_faults_at_start = 0;
 
-    // The trimmed head's state in the current translation: tokens chosen but not yet checked
-    // against the excluded rows (held back from the output until they are).
-    struct PendingToken {
-        llama_token decoded;       // the token evaluated at `position`, whose state chose `chosen`
-        int32_t position;
-        llama_token chosen;
-        float value;               // the chosen row's logit
-        bool exact;                // chosen with llama.cpp's own head: nothing to check
-    };
-    bool trimming = false;
-    std::vector<PendingToken> pending;
-    int32_t checks_done = 0;
-    int32_t rollbacks = 0;
+    // The trimmed head's state in the current translation (trimmed_run.hpp).
+    ilotoki::TrimmedRun trimmed_run;
     llama_token last_decoded = 0;
-    uint64_t head_runs_before = 0;
     ilotoki::RepetitionGuard repetition;
 
-    // Batches (batch.cpp): a context of their own, one KV cache per sequence, made for the
-    // first batch and again when one needs more sequences or a longer context per sequence.
-    llama_context *batch_context = nullptr;
-    int32_t batch_context_sequences = 0;
-    int32_t batch_context_length = 0; // per sequence
-    int32_t batch_context_tokens = 0; // most tokens per evaluation
-    llama_batch batch_tokens{};
-    bool batch_tokens_allocated = false;
-    // The current (or last) batch; null while a single translation runs.
+    // Batches (batch.cpp): a context of their own, and the current (or last) batch, null
+    // while a single translation runs (batch_run.hpp).
+    ilotoki::BatchContext batches;
     std::unique_ptr<ilotoki::BatchRun> batch_run;
 
     ~ilotoki_llm() {
         if (context != nullptr && head_hooked) llama_set_output_head(context, nullptr, nullptr);
+        if (batches.context != nullptr && batches.head_hooked) llama_set_output_head(batches.context, nullptr, nullptr);
         if (sampler != nullptr) llama_sampler_free(sampler);
         if (batch_allocated) llama_batch_free(batch);
-        if (batch_tokens_allocated) llama_batch_free(batch_tokens);
-        ilotoki::free_context(batch_context);
+        if (batches.tokens_allocated) llama_batch_free(batches.tokens);
+        ilotoki::free_context(batches.context);
         ilotoki::free_context(context);
         if (threadpool != nullptr) ggml_threadpool_free(threadpool);
         if (model != nullptr) llama_model_free(model);
@@ -237,8 +222,29 @@ struct ilotoki_llm {
     void prepare_batch_context(int32_t sequences, int32_t per_sequence, int32_t tokens_per_evaluation);
     /// Evaluates `count` tokens of one sequence from `at`; false if a stop interrupted it.
     bool decode_sequence(const llama_token *tokens, int32_t count, int32_t slot, int32_t at);
+    /// A prompt of the batch (`index`) that takes a free slot in the next step.
+    struct Admission {
+        int32_t slot;
+        size_t index;
+    };
+    /// Puts prompt `index` into `slot`, from the cached cells of its beginning where there are
+    /// some; returns what was copied.
+    ilotoki::PrefixCache::Reuse take_slot(int32_t slot, size_t index);
+    /// After prompt `index` was evaluated: keeps its cells for later prompts, takes its first
+    /// token from `logits` and hands it out.
+    void prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reuse &reused, const float *logits, double prefill_ms);
+    /// Takes a slot and evaluates the prompt alone (the batch's first, or one too long to join a step).
     void admit_to_batch(int32_t slot, size_t index);
-    bool step_batch();
+    /// One step: every running sequence's latest token, and the `admissions`' prompts.
+    bool step_batch(const std::vector<Admission> &admissions);
     void release_in_batch(size_t index, llama_token token);
+    void hook_batch_head(bool on);
+    /// Checks every sequence's pending tokens at once and hands out those that hold; a
+    /// sequence whose token does not is rolled back to it and takes that step with the full
+    /// head (batch.cpp). Returns false if a stop interrupted it.
+    bool settle_batch();
+    /// Takes one sequence's step that evaluated `decoded` at `at` again, alone, with
+    /// llama.cpp's own head; returns its greedy choice (-1 if a stop interrupted it).
+    llama_token batch_step_with_full_head(ilotoki::BatchSequence &sequence, llama_token decoded, int32_t at);
     void finish_in_batch(size_t index, ilotoki_llm_finish_reason reason);
 };

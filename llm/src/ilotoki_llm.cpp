@@ -111,6 +111,7 @@ ilotoki_llm_start_params ilotoki_llm_default_start_params(void) {
     params.wider_characters = nullptr;
     params.wider_character_count = 0;
     params.restore_residency = true;
+    params.reuse_prefix = true;
     return params;
 }
 
@@ -125,6 +126,10 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         const std::string file(path);
         check_structure(file);
 
+        // Every column of every product computed as it would be alone (llm/patches/0004): a
+        // token's results do not depend on what is evaluated beside it, so a batch's sequence,
+        // a prompt started from cached cells and one evaluated whole give the same tokens.
+        ggml_cpu_set_column_exact(true);
         auto llm = std::make_unique<ilotoki_llm>();
         llm->path = file;
         auto model_params = llama_model_default_params();
@@ -150,7 +155,7 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         // Sized to a usual translation now, made larger when a longer one comes.
         llm->prepare_context(std::min(llm->context_length, ilotoki::kFirstContextLength));
         llm->residency = std::make_unique<ilotoki::Residency>(file);
-        llm->head = ilotoki::TrimmedHead::open(file, llm->model, llm->threads, ilotoki::kCheckEvery, llm->head_unavailable);
+        llm->head = ilotoki::TrimmedHead::open(file, llm->model, llm->threads, llm->cadence.every, llm->head_unavailable);
         llm->batch = llama_batch_init(llm->batch_size, 0, 1);
         llm->batch_allocated = true;
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "ggml.h"
+#include "row_choice.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -23,17 +24,6 @@
 #include <vector>
 
 namespace ilotoki {
-
-/// The largest value over a set of rows, and the first row that has it.
-struct RowChoice {
-    float value = -INFINITY;
-    int32_t row = -1;
-
-    /// Whether (value, row) beats `other` under greedy decoding: higher, or equal and earlier.
-    bool beats(const RowChoice &other) const {
-        return value > other.value || (value == other.value && row >= 0 && (other.row < 0 || row < other.row));
-    }
-};
 
 /// How far ahead (in rows) the loops over a head's rows ask for the next rows' memory: rows
 /// taken from a sparse set of ids defeat the CPU's own prefetcher.

@@ -137,8 +137,10 @@ std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const ll
         }
         use_vec_dot = std::strcmp(forced, "vec_dot") == 0;
     }
+    head->columns_.assign(1, 0);
     for (auto &worker : head->workers_) {
-        worker.state.resize(head->state_bytes_);
+        worker.state.resize(head->state_bytes_ * kMostColumns);
+        worker.kept.resize(kMostColumns);
         worker.excluded.resize(static_cast<size_t>(head->slots_));
         if (head->slots_ <= RowDots::kMaxStates && !use_vec_dot) {
             worker.dots = RowDots::make(head->type_, head->embedding_, prefer ? &preferred : nullptr);
@@ -277,6 +279,8 @@ void TrimmedHead::use_characters(const llama_vocab *vocab, const CharacterSet &c
     characters_set_ = true;
 }
 
+bool TrimmedHead::kept_rows_are_few() const { return static_cast<double>(kept_.size()) <= kCompactShare * rows_; }
+
 bool TrimmedHead::can_widen_to(const llama_vocab *vocab, int32_t row) {
     if (wider_.empty() || wider_ == characters_) return false;
     const std::vector<int32_t> &wide = rows_of(vocab, wider_);
@@ -292,7 +296,8 @@ bool TrimmedHead::widen(const llama_vocab *vocab, int32_t row) {
 
 ggml_tensor *TrimmedHead::build(ggml_context *ctx, ggml_tensor *hidden, ggml_tensor *, void *self) {
     auto *head = static_cast<TrimmedHead *>(self);
-    if (hidden->type != GGML_TYPE_F32 || hidden->ne[0] != head->embedding_ || hidden->ne[1] != 1 ||
+    if (hidden->type != GGML_TYPE_F32 || hidden->ne[0] != head->embedding_ || hidden->ne[1] < 1 ||
+        hidden->ne[1] > std::min(kMostColumns, head->slots_) || hidden->ne[2] != 1 || hidden->ne[3] != 1 ||
         !ggml_is_contiguous(hidden)) {
         return nullptr; // not a shape this head handles: llama.cpp keeps its own
     }
@@ -304,7 +309,26 @@ ggml_tensor *TrimmedHead::build(ggml_context *ctx, ggml_tensor *hidden, ggml_ten
 
 void TrimmedHead::prepare(int32_t slot, bool check) {
     slot_ = std::clamp(slot, 0, slots_ - 1);
+    columns_.assign(1, slot_);
     check_ = check;
+    for (auto &worker : workers_) worker.columns_done = 0;
+}
+
+void TrimmedHead::prepare_columns(const int32_t *slots, int32_t count) {
+    count = std::clamp(count, 0, std::min(kMostColumns, slots_));
+    columns_.clear();
+    for (int32_t i = 0; i < count; ++i) columns_.push_back(std::clamp(slots[i], 0, slots_ - 1));
+    slot_ = columns_.empty() ? 0 : columns_.front();
+    check_ = false; // a step of several outputs is checked on its own (`check`)
+    for (auto &worker : workers_) worker.columns_done = 0;
+}
+
+int32_t TrimmedHead::columns_computed() const {
+    const int32_t done = workers_.front().columns_done;
+    for (const auto &worker : workers_) {
+        if (worker.columns_done != done) return -1;
+    }
+    return done <= static_cast<int32_t>(columns_.size()) ? done : -1;
 }
 
 void TrimmedHead::quantize(const float *hidden, uint8_t *out) const {
@@ -320,26 +344,39 @@ void TrimmedHead::compute(ggml_tensor *dst, int ith, int nth, void *self) {
     if (ith >= static_cast<int>(head->workers_.size())) return; // more workers than the handle's threads: never
     nth = std::min(nth, static_cast<int>(head->workers_.size()));
     auto &worker = head->workers_[static_cast<size_t>(ith)];
-    // Every worker quantizes the state itself: blocks are quantized independently, so each
+    const ggml_tensor *hidden = dst->src[0];
+    const auto count = static_cast<int32_t>(hidden->ne[1]);
+    // The outputs of this micro-batch follow those of the step's earlier ones. Each worker
+    // counts for itself: a worker may start a run after another has finished it.
+    const int32_t first = worker.columns_done;
+    worker.columns_done += count;
+    if (first + count > static_cast<int32_t>(head->columns_.size())) return; // not prepared for: columns_computed says so
+    // Every worker quantizes the states itself: blocks are quantized independently, so each
     // copy is the bytes llama.cpp's matrix product would compute, without a barrier.
-    head->quantize(static_cast<const float *>(dst->src[0]->data), worker.state.data());
-    head->kept_part(worker.state.data(), ith, nth);
-    if (head->check_) head->check_part(worker.state.data(), head->slot_ + 1, ith, nth);
+    for (int32_t c = 0; c < count; ++c) {
+        head->quantize(reinterpret_cast<const float *>(static_cast<const uint8_t *>(hidden->data) + static_cast<size_t>(c) * hidden->nb[1]),
+                       worker.state.data() + static_cast<size_t>(c) * head->state_bytes_);
+    }
+    head->kept_part(worker.state.data(), count, first, ith, nth);
+    if (head->check_ && count == 1) head->check_part(worker.state.data(), head->slot_ + 1, ith, nth);
     if (ith == 0) {
-        std::memcpy(&head->states_[static_cast<size_t>(head->slot_) * head->state_bytes_], worker.state.data(), head->state_bytes_);
+        for (int32_t c = 0; c < count; ++c) {
+            std::memcpy(&head->states_[static_cast<size_t>(head->columns_[static_cast<size_t>(first + c)]) * head->state_bytes_],
+                        worker.state.data() + static_cast<size_t>(c) * head->state_bytes_, head->state_bytes_);
+        }
         static_cast<float *>(dst->data)[0] = 0.0f;
         head->runs_.fetch_add(1, std::memory_order_release);
     }
 }
 
-void TrimmedHead::kept_part(const uint8_t *state, int ith, int nth) {
+void TrimmedHead::kept_part(const uint8_t *states, int32_t count, int32_t first_column, int ith, int nth) {
     auto &worker = workers_[static_cast<size_t>(ith)];
-    worker.kept = KeptChoice{};
     size_t begin = 0, end = 0;
     share(kept_.size(), ith, nth, begin, end);
     const bool compact = is_compact();
-    RowChoice best;
-    float runner_up = -INFINITY;
+    RowChoice best[kMostColumns];
+    float runner_up[kMostColumns];
+    for (int32_t c = 0; c < count; ++c) runner_up[c] = -INFINITY;
     for (size_t i = begin; i < end; ++i) {
         // Asked for ahead even where the rows are contiguous: the CPU's own prefetcher falls
         // behind (row_dots_bench: 26.8 → 19.6 ms for a whole 270M head on one thread).
@@ -347,16 +384,19 @@ void TrimmedHead::kept_part(const uint8_t *state, int ith, int nth) {
             prefetch_row(compact ? compact_.data() + (i + kRowsAhead) * row_bytes_ : row(kept_[i + kRowsAhead]), row_bytes_);
         }
         const uint8_t *weights = compact ? compact_.data() + i * row_bytes_ : row(kept_[i]);
-        float value = 0.0f;
-        vec_dot_(embedding_, &value, 0, weights, 0, state, 0, 1);
-        if (value > best.value) {
-            runner_up = best.value;
-            best = RowChoice{value, kept_[i]};
-        } else if (value > runner_up) {
-            runner_up = value;
+        // One read of the row from memory for every output of the step.
+        for (int32_t c = 0; c < count; ++c) {
+            float value = 0.0f;
+            vec_dot_(embedding_, &value, 0, weights, 0, states + static_cast<size_t>(c) * state_bytes_, 0, 1);
+            if (value > best[c].value) {
+                runner_up[c] = best[c].value;
+                best[c] = RowChoice{value, kept_[i]};
+            } else if (value > runner_up[c]) {
+                runner_up[c] = value;
+            }
         }
     }
-    worker.kept = KeptChoice{best, runner_up};
+    for (int32_t c = 0; c < count; ++c) worker.kept[static_cast<size_t>(first_column + c)] = KeptChoice{best[c], runner_up[c]};
 }
 
 void TrimmedHead::check_part(const uint8_t *current, int32_t count, int ith, int nth) {
@@ -386,10 +426,11 @@ void TrimmedHead::check_part(const uint8_t *current, int32_t count, int ith, int
     }
 }
 
-KeptChoice TrimmedHead::kept_choice() const {
+KeptChoice TrimmedHead::kept_choice(int32_t column) const {
     KeptChoice total;
+    if (column < 0 || column >= kMostColumns) return total;
     for (const auto &worker : workers_) {
-        const KeptChoice &part = worker.kept;
+        const KeptChoice &part = worker.kept[static_cast<size_t>(column)];
         if (part.best.beats(total.best)) {
             total.runner_up = std::max(total.runner_up, std::max(total.best.value, part.runner_up));
             total.best = part.best;
@@ -410,11 +451,7 @@ void TrimmedHead::check(int32_t count, ggml_threadpool *pool) {
     count = std::clamp(count, 0, slots_);
     const int32_t saved_slot = slot_;
     slot_ = -1; // every state comes from its slot
-    static const bool spawn = [] {
-        const char *value = std::getenv("ILOTOKI_CHECK_THREADS");
-        return value != nullptr && std::strcmp(value, "spawn") == 0;
-    }();
-    if (pool != nullptr && threads_ > 1 && !spawn) {
+    if (pool != nullptr && threads_ > 1) {
         if (check_graph_ == nullptr) {
             ggml_init_params params{};
             params.mem_size = ggml_tensor_overhead() * 2 + ggml_graph_overhead();

@@ -2,7 +2,8 @@
 // rows the target language can use, checked against the rest of the rows every few tokens.
 //
 // The model's graph calls `build` in place of its own head (llm/patches/0001); the operation
-// it adds runs on ggml's worker threads and, for one hidden state:
+// it adds runs on ggml's worker threads and, for each hidden state of the step (one for a
+// single translation, one per sequence for a batch's step, reading each kept row once for all):
 //   - quantizes it as llama.cpp's matrix product does (the row type's vec_dot type),
 //   - takes the dot product with every kept row (ggml's own vec_dot kernel) and keeps the
 //     largest value, its row, and the runner-up value,
@@ -13,10 +14,11 @@
 //     at once (row_dots.hpp; ggml's vec_dot where the CPU or the row type has none).
 // Rows are asked for a few rows ahead: read from a list of ids, they defeat the CPU's own
 // prefetcher. The generation loop (generation.cpp) accepts a token only when its margin over
-// every other row, kept or excluded, is more than `margin`; otherwise it rolls the KV cache
-// back and takes that step again with llama.cpp's own head, and where the winner was one of
-// the four languages' rows, it widens the kept set to them (`widen`). So greedy output is
-// token for token the full head's; see docs/benchmarks.md ("The trimmed output head").
+// every other row, kept or excluded, is more than the policy's margin (trimmed_policy.hpp);
+// otherwise it rolls the KV cache back and takes that step again with llama.cpp's own head,
+// and where the winner was one of the wider set's rows (the caller's languages together), it
+// widens the kept set to them (`widen`). So greedy output is token for token the full head's;
+// see docs/benchmarks.md ("The trimmed output head").
 #pragma once
 
 #include "ggml-cpu.h"
@@ -82,6 +84,11 @@ public:
     bool can_widen_to(const llama_vocab *vocab, int32_t row);
 
     int32_t kept_rows() const { return static_cast<int32_t>(kept_.size()); }
+    /// Whether the kept rows are few enough to be held compact (Toki Pona's, Russian's; not
+    /// the wider set, the caller's languages together). A batch's steps are trimmed only then:
+    /// they compute every row for every sequence either way, and save only the excluded rows'
+    /// reads.
+    bool kept_rows_are_few() const;
     /// Whether trimming the current set is faster than llama.cpp's head: always with a
     /// several-state kernel for the check (row_dots.hpp); with ggml's one-state vec_dot only
     /// for a small set, held compact (see docs/benchmarks.md).
@@ -99,20 +106,31 @@ public:
     /// head: covers the rounding difference between this kernel and the one llama.cpp picks.
     static float margin(float value) { return std::ldexp(std::fmax(1.0f, std::fabs(value)), -10); }
 
-    /// The graph hook (`llama_output_head_fn`); `self` is the TrimmedHead.
+    /// The most hidden states one step hands the operation (a batch's sequences).
+    static constexpr int32_t kMostColumns = RowDots::kMaxStates;
+
+    /// The graph hook (`llama_output_head_fn`); `self` is the TrimmedHead. Takes up to
+    /// kMostColumns outputs (and no more than the slots); other shapes keep llama.cpp's head.
     static ggml_tensor *build(ggml_context *ctx, ggml_tensor *hidden, ggml_tensor *output, void *self);
 
-    /// Before a decode: the state it computes goes to `slot`; with `check`, the operation
-    /// also checks slots 0...slot against the excluded rows.
+    /// Before a decode of one output: the state it computes goes to `slot`; with `check`, the
+    /// operation also checks slots 0...slot against the excluded rows.
     void prepare(int32_t slot, bool check);
+    /// Before a decode of `count` outputs (a batch's step, one per sequence): the state of the
+    /// i-th output goes to `slots[i]`. llama.cpp may split the step into micro-batches; the
+    /// operation then runs once for each, and the outputs are counted across them in order.
+    void prepare_columns(const int32_t *slots, int32_t count);
+    /// After a decode: how many outputs the operation computed since `prepare…` (0 where
+    /// llama.cpp kept its own head), or -1 where its workers disagree (its results are not
+    /// whole; the step is taken again with llama.cpp's head).
+    int32_t columns_computed() const;
     /// Number of times the operation has run (to see whether the last decode used it).
     uint64_t runs() const { return runs_.load(std::memory_order_acquire); }
-    /// After a decode: the kept rows' choice for the state it computed.
-    KeptChoice kept_choice() const;
+    /// After a decode: the kept rows' choice for its `column`-th output.
+    KeptChoice kept_choice(int32_t column = 0) const;
     /// Checks slots 0..<count against the excluded rows now, on `threads_` threads: those
     /// of `pool` (llama.cpp's threadpool, idle between decodes) as a one-operation ggml
-    /// graph, or, with no pool or `ILOTOKI_CHECK_THREADS=spawn` (for comparing), threads
-    /// started for the call.
+    /// graph, or, with no pool, threads started for the call.
     void check(int32_t count, ggml_threadpool *pool);
     /// After a check: the excluded rows' best for `slot`.
     RowChoice excluded_choice(int32_t slot) const;
@@ -123,7 +141,7 @@ private:
     static void compute_check(ggml_tensor *dst, int ith, int nth, void *self);
     void quantize(const float *hidden, uint8_t *out) const;
     void choose_kernel_by_states();
-    void kept_part(const uint8_t *state, int ith, int nth);
+    void kept_part(const uint8_t *states, int32_t count, int32_t first_column, int ith, int nth);
     void check_part(const uint8_t *current, int32_t count, int ith, int nth);
     const uint8_t *row(int32_t token) const { return head_ + static_cast<size_t>(token) * row_bytes_; }
     const std::vector<int32_t> &rows_of(const llama_vocab *vocab, const CharacterSet &characters);
@@ -162,7 +180,8 @@ private:
     AnonymousBlock compact_;
     CharacterSet compact_characters_;
 
-    // Per step.
+    // Per step: the slot of each output's state (slot_: the first's, for a single output).
+    std::vector<int32_t> columns_;
     int32_t slot_ = 0;
     bool check_ = false;
     std::atomic<uint64_t> runs_{0};
@@ -172,10 +191,13 @@ private:
     ggml_cgraph *check_graph_ = nullptr;
     int32_t check_count_ = 0;
 
-    // Per worker thread: its copy of the quantized state and its partial results.
+    // Per worker thread: its copy of the quantized states and its partial results.
     struct Worker {
-        std::vector<uint8_t> state;
-        KeptChoice kept;
+        std::vector<uint8_t> state; // kMostColumns states
+        std::vector<KeptChoice> kept; // one per output of the step
+        // Outputs this worker has computed since `prepare…` (each run of the operation adds
+        // its micro-batch's; every worker runs every micro-batch).
+        int32_t columns_done = 0;
         std::vector<RowChoice> excluded;
         // The check's kernel, with the states in its layout (null: ggml's vec_dot).
         std::unique_ptr<RowDots> dots;

@@ -1,6 +1,6 @@
 /*
  * greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N]
- *               [--flash-attention -1|0|1] MODEL.gguf MAX_TOKENS PROMPT...
+ *               [--flash-attention -1|0|1] [--prefix reuse|fresh] MODEL.gguf MAX_TOKENS PROMPT...
  *
  * Prints, one line per prompt, the token ids the inference core chooses greedily for each
  * prompt (BOS added, as in translation; no stop sequences, no line limit; ends at the model's
@@ -11,7 +11,9 @@
  * (the app's languages' table is IloTokiCore's). The trimmed head's checks and rollbacks go
  * to stderr, one line per prompt. With --batch N the
  * prompts are one batch (ilotoki_llm_start_batch), N decoded at once, and the lines are in
- * the prompts' order all the same: they must equal the lines without it.
+ * the prompts' order all the same: they must equal the lines without it. --prefix fresh
+ * evaluates every prompt whole (reuse: from the cached cells of a beginning an earlier prompt
+ * shared, the default); the tokens must not change.
  */
 #include "ilotoki_llm.h"
 
@@ -72,6 +74,8 @@ int main(int argc, char **argv) {
             }
         } else if (strcmp(argv[first], "--flash-attention") == 0) {
             load.flash_attention = atoi(argv[first + 1]);
+        } else if (strcmp(argv[first], "--prefix") == 0) {
+            start.reuse_prefix = strcmp(argv[first + 1], "fresh") != 0;
         } else if (strcmp(argv[first], "--batch") == 0) {
             batch = atoi(argv[first + 1]);
         } else if (strcmp(argv[first], "--threads") == 0) {
@@ -82,7 +86,7 @@ int main(int argc, char **argv) {
         first += 2;
     }
     if (argc - first < 3) {
-        fprintf(stderr, "usage: greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N] "
+        fprintf(stderr, "usage: greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N] [--prefix reuse|fresh] "
                         "MODEL.gguf MAX_TOKENS PROMPT...\n");
         return 2;
     }
@@ -121,9 +125,14 @@ int main(int argc, char **argv) {
         }
         ilotoki_llm_stats stats;
         ilotoki_llm_get_stats(llm, &stats);
-        fprintf(stderr, "batch of %d: %d tokens decoded in %.1f ms (%.1f tok/s), prefill %.1f ms, first piece after %.1f ms\n", batch,
-                stats.decoded_tokens, stats.decode_ms, stats.decode_ms > 0 ? stats.decoded_tokens * 1000.0 / stats.decode_ms : 0.0,
-                stats.prefill_ms, stats.first_piece_ms);
+        fprintf(stderr,
+                "batch of %d: %d tokens decoded in %.1f ms (%.1f tok/s), prefill %.1f ms (%d of %d prompt tokens reused), first "
+                "piece after %.1f ms\n",
+                batch, stats.decoded_tokens, stats.decode_ms, stats.decode_ms > 0 ? stats.decoded_tokens * 1000.0 / stats.decode_ms : 0.0,
+                stats.prefill_ms, stats.reused_prompt_tokens, stats.prompt_tokens, stats.first_piece_ms);
+        fprintf(stderr, "head: %d rows, %d checks, %d rollbacks, %d full-head steps%s%s\n", stats.head_rows, stats.head_checks,
+                stats.head_rollbacks, stats.head_full_steps, stats.head_widened ? ", widened" : "",
+                stats.head_fell_back ? ", fell back" : "");
         ilotoki_llm_free(llm);
         return status;
     }
@@ -149,8 +158,9 @@ int main(int argc, char **argv) {
         printf("\n");
         ilotoki_llm_stats stats;
         ilotoki_llm_get_stats(llm, &stats);
-        fprintf(stderr, "rows %d checks %d rollbacks %d full-head steps %d%s\n", stats.head_rows, stats.head_checks,
-                stats.head_rollbacks, stats.head_full_steps, stats.head_fell_back ? " fell back" : "");
+        fprintf(stderr, "rows %d checks %d rollbacks %d full-head steps %d%s, %d of %d prompt tokens reused, prefill %.1f ms\n",
+                stats.head_rows, stats.head_checks, stats.head_rollbacks, stats.head_full_steps,
+                stats.head_fell_back ? " fell back" : "", stats.reused_prompt_tokens, stats.prompt_tokens, stats.prefill_ms);
     }
     ilotoki_llm_free(llm);
     return status;
