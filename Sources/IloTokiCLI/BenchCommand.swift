@@ -26,6 +26,9 @@ struct BenchCommand {
                 "--restore", .required("on|off"),
                 help: "Read the model's missing pages back in one pass before decoding (on, the default) or let them fault back (off)."),
             OptionSpec(
+                "--prefix", .required("reuse|fresh"),
+                help: "Start each prompt from the cached cells of the beginning it shares with earlier ones (reuse, the default) or evaluate every prompt whole (fresh, for comparing: the same tokens)."),
+            OptionSpec(
                 "--few-shot",
                 help: "Give each prompt three example translations first, so the base test model answers in the target language; each answer ends at its line's end, as a translation does."),
             OptionSpec(
@@ -140,9 +143,15 @@ struct BenchCommand {
         let tokensPerSecond: Double
         /// The first batch size's wall time over this one's.
         let speedUp: Double
-        /// Prompts whose tokens differ from the first batch size's.
+        /// Prompts whose tokens differ from the same prompt's translated alone (the
+        /// sentence-by-sentence run before the batches).
         let promptsDiffering: Int
         let peakAnonymousRSSMiB: Double
+        /// The head the batch asked for, the rows its steps computed and its checks.
+        let head: String
+        let headRows: Int
+        let headChecks: Int
+        let headRollbacks: Int
         let tokens: [[Int32]]
     }
 
@@ -201,6 +210,10 @@ struct BenchCommand {
         case "on": restore = true
         case "off": restore = false
         case let other: throw UsageError(message: "--restore '\(other)': use on or off.", command: "bench")
+        }
+        switch arguments.value("--prefix") ?? "reuse" {
+        case "reuse", "fresh": break
+        case let other: throw UsageError(message: "--prefix '\(other)': use reuse or fresh.", command: "bench")
         }
         let fewShot = arguments.has("--few-shot")
         let batchSizes = try arguments.value("--batch").map { list in
@@ -279,8 +292,14 @@ struct BenchCommand {
             }
             var batches: [BatchFigures]?
             if let batchSizes {
-                let batchPrompts = prompts.map { format.translationPrompt(for: $0.text, direction: $0.direction) }
-                batches = try await runBatches(engine, batchPrompts, sizes: batchSizes, maxTokens: maxTokens, json: json)
+                let batchPrompts = prompts.map { prompt in
+                    let translation = format.translationPrompt(for: prompt.text, direction: prompt.direction)
+                    return fewShot ? BenchmarkPrompts.fewShot(translation, direction: prompt.direction, format: format) : translation
+                }
+                // The head the sentence-by-sentence runs chose (or were told), as the app's batches do.
+                batches = try await runBatches(
+                    engine, batchPrompts, alone: figures.map(\.tokens), sizes: batchSizes, maxTokens: maxTokens,
+                    head: calibration.choice ?? .full, endAtLine: fewShot, json: json)
             }
             let decoded = figures.reduce(0) { $0 + $1.decodedTokens }
             let decodeMs = figures.reduce(0) { $0 + $1.decodeMs }
@@ -325,6 +344,9 @@ struct BenchCommand {
         return CLI.Status.ok
     }
 
+    /// Whether prompts start from the cached cells of a shared beginning (`--prefix`).
+    private var reusePrefix: Bool { arguments.value("--prefix") != "fresh" }
+
     private func generate(
         _ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection, head: OutputHead, restore: Bool = true,
         endAtLine: Bool = false
@@ -332,7 +354,8 @@ struct BenchCommand {
         // Ending at the line, the answer stops where a translation's would (LLMTranslationEngine).
         let options = GenerationOptions(
             maxTokens: maxTokens, maxLines: endAtLine ? prompt.maxLines : nil, stopSequences: endAtLine ? prompt.stopSequences : [],
-            selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"), head: head, restoreResidency: restore
+            selection: selection, logitsForAllPromptTokens: arguments.has("--logits-all"), head: head, restoreResidency: restore,
+            reusePrefix: reusePrefix
         ).writing(prompt.targetLanguage)
         for try await event in engine.events(prompt: prompt.prompt, options: options) {
             if case .finished(let stats) = event { return stats }
@@ -342,16 +365,25 @@ struct BenchCommand {
     }
 
     /// The prompts as one batch for each size: wall time, first piece, throughput, and the
-    /// tokens compared with the first size's.
+    /// tokens compared with each prompt's `alone`.
     @MainActor
-    private func runBatches(_ engine: Engine, _ prompts: [TranslationPrompt], sizes: [Int], maxTokens: Int, json: Bool) async throws
-        -> [BatchFigures]
-    {
+    private func runBatches(
+        _ engine: Engine, _ prompts: [TranslationPrompt], alone: [[Int32]], sizes: [Int], maxTokens: Int, head: OutputHead, endAtLine: Bool,
+        json: Bool
+    ) async throws -> [BatchFigures] {
+        var stops: [String] = []
+        for stop in prompts.flatMap(\.stopSequences) where endAtLine && !stops.contains(stop) { stops.append(stop) }
+        var options = GenerationOptions(
+            maxTokens: maxTokens, maxLines: endAtLine ? prompts.first?.maxLines : nil, stopSequences: stops, head: head,
+            reusePrefix: reusePrefix)
+        if let first = prompts.first, prompts.allSatisfy({ $0.targetLanguage == first.targetLanguage }) {
+            options = options.writing(first.targetLanguage)
+        }
         // Warm: the batch context is made for the largest batch (and kept), its buffers touched.
         let largest = sizes.max() ?? 1
         for try await _ in engine.batchEvents(
             prompts: Array(prompts.prefix(largest).map(\.prompt)), maxTokens: Array(repeating: maxTokens, count: min(largest, prompts.count)),
-            sequences: largest, options: GenerationOptions(maxTokens: maxTokens))
+            sequences: largest, options: options)
         {}
         var results: [BatchFigures] = []
         for size in sizes {
@@ -360,7 +392,7 @@ struct BenchCommand {
             let start = ContinuousClock.now
             var peakAnonymous = memory().anonymous
             for try await event in engine.batchEvents(
-                prompts: prompts.map(\.prompt), sequences: size, options: GenerationOptions(maxTokens: maxTokens))
+                prompts: prompts.map(\.prompt), sequences: size, options: options)
             {
                 switch event {
                 case .piece:
@@ -375,21 +407,22 @@ struct BenchCommand {
             try Task.checkCancellation()
             let wall = milliseconds(ContinuousClock.now - start)
             let totals = engine.currentTotals
-            let reference = results.first?.tokens ?? tokens
             let figures = BatchFigures(
                 sequences: size, prompts: prompts.count, wallMs: wall, firstPieceMs: firstPiece ?? 0, prefillMs: totals.prefillMilliseconds,
                 decodeMs: totals.decodeMilliseconds, decodedTokens: totals.decodedTokens, generatedTokens: totals.generatedTokens,
                 decodeTokensPerSecond: totals.decodeTokensPerSecond,
                 tokensPerSecond: wall > 0 ? Double(totals.generatedTokens) * 1000 / wall : 0,
                 speedUp: results.first.map { $0.wallMs / wall } ?? 1,
-                promptsDiffering: zip(reference, tokens).filter { $0 != $1 }.count, peakAnonymousRSSMiB: peakAnonymous, tokens: tokens)
+                promptsDiffering: zip(alone, tokens).filter { $0 != $1 }.count, peakAnonymousRSSMiB: peakAnonymous,
+                head: head.rawValue, headRows: totals.head.rows, headChecks: totals.head.checks, headRollbacks: totals.head.rollbacks,
+                tokens: tokens)
             results.append(figures)
             if !json {
                 context.console.err(
                     String(
-                        format: "  batch of %2d: %d prompts in %7.0f ms (%.2f×), first piece %6.1f ms, decode %6.1f tok/s, %d prompts differ\n",
+                        format: "  batch of %2d: %d prompts in %7.0f ms (%.2f×), first piece %6.1f ms, decode %6.1f tok/s, %d prompts differ from alone, %@ head %d rows, %d checks, %d rollbacks\n",
                         size, prompts.count, wall, figures.speedUp, figures.firstPieceMs, figures.decodeTokensPerSecond,
-                        figures.promptsDiffering))
+                        figures.promptsDiffering, head.rawValue, figures.headRows, figures.headChecks, figures.headRollbacks))
             }
         }
         return results

@@ -72,9 +72,15 @@ public final class LLMTranslationEngine: TranslationEngine {
         }
         var stops: [String] = []
         for stop in prompts.flatMap(\.stopSequences) where !stops.contains(stop) { stops.append(stop) }
-        let events = engine.batchEvents(
-            prompts: prompts.map(\.prompt), maxTokens: maxTokens, sequences: count,
-            options: GenerationOptions(maxTokens: maxTokens.max() ?? 512, maxLines: first.maxLines, stopSequences: stops))
+        // Steps of a few sentences use the trimmed head where this machine's measurement chose it
+        // (llama.cpp's until it has; a batch's shared steps are not a measurement). A paragraph
+        // has one target language; prompts of several keep llama.cpp's head.
+        var options = GenerationOptions(
+            maxTokens: maxTokens.max() ?? 512, maxLines: first.maxLines, stopSequences: stops, head: heads.state.choice ?? .full)
+        if prompts.allSatisfy({ $0.targetLanguage == first.targetLanguage }) {
+            options = options.writing(first.targetLanguage)
+        }
+        let events = engine.batchEvents(prompts: prompts.map(\.prompt), maxTokens: maxTokens, sequences: count, options: options)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {

@@ -388,16 +388,8 @@ public final class Engine: Sendable {
         var error = [CChar](repeating: 0, count: 1024)
         let startStatus = withCStringArray(options.stopSequences) { stops in
             var params = startParams(options, ticket: ticket, stops: stops)
-            let kept = options.outputCharacters.map { ilotoki_llm_char_range(first: $0.lowerBound, last: $0.upperBound) }
-            let wider = options.widerCharacters.map { ilotoki_llm_char_range(first: $0.lowerBound, last: $0.upperBound) }
-            return kept.withUnsafeBufferPointer { kept in
-                wider.withUnsafeBufferPointer { wider in
-                    params.output_characters = kept.baseAddress
-                    params.output_character_count = kept.count
-                    params.wider_characters = wider.baseAddress
-                    params.wider_character_count = wider.count
-                    return ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
-                }
+            return withCharacterSets(options, in: &params) { params in
+                ilotoki_llm_start(handle.pointer, prompt, &params, &error, error.count)
             }
         }
         guard startStatus == ILOTOKI_LLM_OK else {
@@ -432,6 +424,24 @@ public final class Engine: Sendable {
         conclude(job, continuation, started: true, finished: finished)
     }
 
+    /// Runs `body` with `params` pointing at the trimmed head's character sets of `options`
+    /// (valid only inside `body`).
+    private func withCharacterSets<Result>(
+        _ options: GenerationOptions, in params: inout ilotoki_llm_start_params, _ body: (inout ilotoki_llm_start_params) -> Result
+    ) -> Result {
+        let kept = options.outputCharacters.map { ilotoki_llm_char_range(first: $0.lowerBound, last: $0.upperBound) }
+        let wider = options.widerCharacters.map { ilotoki_llm_char_range(first: $0.lowerBound, last: $0.upperBound) }
+        return kept.withUnsafeBufferPointer { kept in
+            wider.withUnsafeBufferPointer { wider in
+                params.output_characters = kept.baseAddress
+                params.output_character_count = kept.count
+                params.wider_characters = wider.baseAddress
+                params.wider_character_count = wider.count
+                return body(&params)
+            }
+        }
+    }
+
     private func startParams(
         _ options: GenerationOptions, ticket: UInt64, stops: UnsafeBufferPointer<UnsafePointer<CChar>?>
     ) -> ilotoki_llm_start_params {
@@ -445,6 +455,7 @@ public final class Engine: Sendable {
         params.ticket = ticket
         params.head = options.head.cValue
         params.restore_residency = options.restoreResidency
+        params.reuse_prefix = options.reusePrefix
         return params
     }
 
@@ -458,11 +469,13 @@ public final class Engine: Sendable {
         let limits = (maxTokens ?? []).map { Int32(clamping: $0) }
         let startStatus = withCStringArray(options.stopSequences) { stops in
             var params = startParams(options, ticket: ticket, stops: stops)
-            return withCStringArray(prompts.map { $0.utf8.contains(0) ? nil : $0 }) { texts in
-                limits.withUnsafeBufferPointer { limits in
-                    ilotoki_llm_start_batch(
-                        handle.pointer, texts.baseAddress, texts.count, maxTokens == nil ? nil : limits.baseAddress,
-                        Int32(clamping: sequences), &params, &error, error.count)
+            return withCharacterSets(options, in: &params) { params in
+                withCStringArray(prompts.map { $0.utf8.contains(0) ? nil : $0 }) { texts in
+                    limits.withUnsafeBufferPointer { limits in
+                        ilotoki_llm_start_batch(
+                            handle.pointer, texts.baseAddress, texts.count, maxTokens == nil ? nil : limits.baseAddress,
+                            Int32(clamping: sequences), &params, &error, error.count)
+                    }
                 }
             }
         }
@@ -591,7 +604,8 @@ public final class Engine: Sendable {
                 rows: Int(cStats.head_rows), checks: Int(cStats.head_checks), rollbacks: Int(cStats.head_rollbacks),
                 fullHeadSteps: Int(cStats.head_full_steps), fellBack: cStats.head_fell_back, widened: cStats.head_widened),
             residentFraction: cStats.resident_fraction, restoredBytes: Int(cStats.restored_bytes), restoreMilliseconds: cStats.restore_ms,
-            restorePageFaults: Int(cStats.restore_page_faults), contextLength: Int(cStats.context_length)
+            restorePageFaults: Int(cStats.restore_page_faults), contextLength: Int(cStats.context_length),
+            reusedPromptTokens: Int(cStats.reused_prompt_tokens), prefixCacheBytes: Int(cStats.prefix_cache_bytes)
         )
     }
 }

@@ -60,6 +60,10 @@ public struct GenerationOptions: Sendable, Equatable {
     /// Read the model's pages the system took back in one pass before decoding (below 98 %
     /// resident); `false` lets them fault back during decode (benchmarks compare the two).
     public var restoreResidency: Bool
+    /// Start from the cached cells of a prompt beginning an earlier prompt shared (the format's
+    /// fixed words), instead of evaluating them again: the same tokens, a shorter prefill.
+    /// `false` evaluates every prompt whole (benchmarks compare the two).
+    public var reusePrefix: Bool
 
     public init(
         maxTokens: Int = 512,
@@ -70,9 +74,11 @@ public struct GenerationOptions: Sendable, Equatable {
         head: OutputHead = .trimmed,
         outputCharacters: [ClosedRange<UInt32>] = [],
         widerCharacters: [ClosedRange<UInt32>] = [],
-        restoreResidency: Bool = true
+        restoreResidency: Bool = true,
+        reusePrefix: Bool = true
     ) {
         self.restoreResidency = restoreResidency
+        self.reusePrefix = reusePrefix
         self.maxTokens = maxTokens
         self.maxLines = maxLines
         self.stopSequences = stopSequences

@@ -67,15 +67,23 @@ public struct GenerationStats: Sendable, Equatable {
     /// Tokens the context held: sized to the translation (prompt and output limit, rounded up
     /// to 256), larger only when an earlier translation needed more.
     public var contextLength: Int
+    /// Prompt tokens whose cells were copied from the cache of prompt beginnings instead of
+    /// evaluated (`GenerationOptions.reusePrefix`).
+    public var reusedPromptTokens: Int
+    /// The memory that cache held after this prompt, in bytes.
+    public var prefixCacheBytes: Int
 
     public init(
         promptTokens: Int = 0, generatedTokens: Int = 0, prefillMilliseconds: Double = 0,
         decodeMilliseconds: Double = 0, decodedTokens: Int = 0, selectionMilliseconds: Double = 0,
         firstPieceMilliseconds: Double = 0, majorPageFaults: Int = 0, finishReason: FinishReason = .stopped,
         tokens: [Int32] = [], head: HeadStats = HeadStats(), residentFraction: Double = 1, restoredBytes: Int = 0,
-        restoreMilliseconds: Double = 0, restorePageFaults: Int = 0, contextLength: Int = 0
+        restoreMilliseconds: Double = 0, restorePageFaults: Int = 0, contextLength: Int = 0, reusedPromptTokens: Int = 0,
+        prefixCacheBytes: Int = 0
     ) {
         self.head = head
+        self.reusedPromptTokens = reusedPromptTokens
+        self.prefixCacheBytes = prefixCacheBytes
         self.restorePageFaults = restorePageFaults
         self.contextLength = contextLength
         self.residentFraction = residentFraction
@@ -116,8 +124,8 @@ public struct HeadStats: Sendable, Equatable {
     public var fullHeadSteps: Int
     /// The generation went on with the full head after repeated rollbacks.
     public var fellBack: Bool
-    /// A check found a winner outside the target language's rows but within the four
-    /// languages' union, and the generation went on with the union as its kept rows.
+    /// A check found a winner outside the target language's rows but within the wider set's
+    /// (the app's languages together), and the generation went on with those as its kept rows.
     public var widened: Bool
 
     public init(

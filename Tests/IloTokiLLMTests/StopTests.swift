@@ -218,10 +218,13 @@ import Testing
             #expect(stopped.stats.finishReason == .stopped, "round \(round)")
             #expect(stopped.pieces.isEmpty, "round \(round): \(stopped.pieces)")
         }
-        // And at points spread over the first half of the prompt's evaluation.
+        // And at points spread over the first half of the prompt's evaluation: evaluated whole
+        // each time (a prompt started from the cached cells of the same prompt is evaluated in
+        // a moment, before any of these points).
+        let wholePrompt = GenerationOptions(maxTokens: 16, reusePrefix: false)
         for step in 1...6 {
             let delay = Duration.microseconds(Int64(prefill * 1000 * Double(step) / 12))
-            let stopped = try await generation(engine, stoppingAfter: delay)
+            let stopped = try await generation(engine, stoppingAfter: delay, options: wholePrompt)
             #expect(stopped.stats.finishReason == .stopped, "stop after \(delay)")
             #expect(stopped.pieces.isEmpty, "stop after \(delay): \(stopped.pieces)")
         }
