@@ -73,6 +73,18 @@ Toki Pona: toki!
 English: My mother cooks food for the family.
 Toki Pona:")
     fresh=$(build/llm/bin/greedy_tokens --head full --prefix fresh --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
+    # A prompt longer than the model's sliding window first (its window layers no longer hold
+    # its beginning): the prompts after it that share that beginning must not take its cells.
+    local long reused_after
+    long="Translate this from Toki Pona to English:
+Toki Pona: $(for _ in $(seq 110); do printf 'jan li moku e kili. '; done)
+English:"
+    reused_after=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "$long" "${prompts[@]}" 2>/dev/null | tail -n +2) ||
+        return 1
+    if [ "$fresh" != "$reused_after" ]; then
+        echo "prompts after one longer than the sliding window give other tokens than prompts evaluated whole" >&2
+        return 1
+    fi
     report=$(mktemp)
     reused=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>"$report") || { rm -f "$report"; return 1; }
     if [ -z "$fresh" ] || [ "$fresh" != "$reused" ]; then
@@ -87,7 +99,7 @@ Toki Pona:")
     fi
     for n in 8 3; do
         reused=$(build/llm/bin/greedy_tokens --batch "$n" --threads 2 "$model" 24 "${prompts[@]}" 2>"$report") || { rm -f "$report"; return 1; }
-        if [ "$fresh" != "$reused" ] || ! grep -Eq '\([1-9][0-9]* of [0-9]+ prompt tokens reused\)' "$report"; then
+        if [ "$fresh" != "$reused" ] || ! grep -Eq '\([1-9][0-9]* of [0-9]+ prompt tokens reused' "$report"; then
             echo "a batch of $n from cached cells gives other tokens than prompts evaluated whole: $(cat "$report")" >&2
             rm -f "$report"
             return 1
@@ -122,6 +134,13 @@ Vietnamese:")
             "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
         if [ "$trimmed" != "$full" ]; then
             echo "the trimmed head on $kernel gives other tokens than llama.cpp's head" >&2
+            return 1
+        fi
+        # A batch's steps over every row (the prompts into several languages) on the same kernel.
+        trimmed=$(ILOTOKI_ROW_KERNEL=$kernel build/llm/bin/greedy_tokens --batch 4 --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) ||
+            return 1
+        if [ "$trimmed" != "$full" ]; then
+            echo "a batch's steps over every row on $kernel give other tokens than llama.cpp's head" >&2
             return 1
         fi
     done

@@ -131,6 +131,9 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     const int32_t tokens_per_evaluation =
         round_up(std::min(kLargestEvaluation, std::max(2 * longest_prompt, longest_prompt + slot_count)), 16);
     batch.reuse_prefix = start_params.reuse_prefix;
+    // Steps over every row need the trimmed head's row kernel; llama.cpp's head was asked for
+    // (ILOTOKI_LLM_HEAD_FULL) by a caller that compares with it.
+    batch.every_row = head != nullptr && start_params.head == ILOTOKI_LLM_HEAD_TRIMMED && head->every_row_is_faster();
     restore_residency(start_params.restore_residency);
     prepare_batch_context(static_cast<int32_t>(batch.slots.size()), round_up(longest_need, kContextGranule), tokens_per_evaluation);
     llama_memory_clear(llama_get_memory(batches.context), true);
@@ -198,12 +201,9 @@ ilotoki::PrefixCache::Reuse ilotoki_llm::take_slot(int32_t slot, size_t index) {
     return reused;
 }
 
-void ilotoki_llm::prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reuse &reused, const float *logits, double prefill_ms) {
+void ilotoki_llm::prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reuse &reused, llama_token first, double prefill_ms) {
     BatchRun &batch = *batch_run;
     BatchSequence &sequence = batch.sequences[index];
-    if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
-    // Taken before the release below: a sequence that ends at its first token frees its slot.
-    const llama_token token = ilotoki::first_maximum(logits, vocabulary_size);
     const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
     sequence.position = prompt_count;
     if (batch.reuse_prefix) batches.prefixes.remember(batches.context, sequence.slot, sequence.prompt, reused);
@@ -214,7 +214,7 @@ void ilotoki_llm::prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reu
         sequence.stats.prefix_cache_bytes = batches.prefixes.bytes();
         stats.prefix_cache_bytes = sequence.stats.prefix_cache_bytes;
     }
-    release_in_batch(index, token);
+    release_in_batch(index, first);
 }
 
 void ilotoki_llm::admit_to_batch(int32_t slot, size_t index) {
@@ -233,7 +233,9 @@ void ilotoki_llm::admit_to_batch(int32_t slot, size_t index) {
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.prefill_ms += prefill_ms;
     }
-    prompt_evaluated(index, reused, llama_get_logits_ith(batches.context, -1), prefill_ms);
+    const float *logits = llama_get_logits_ith(batches.context, -1);
+    if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
+    prompt_evaluated(index, reused, ilotoki::first_maximum(logits, vocabulary_size), prefill_ms);
 }
 
 void ilotoki_llm::hook_batch_head(bool on) {
@@ -264,15 +266,15 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
         }
         members.push_back(static_cast<size_t>(index));
     }
-    const auto count = static_cast<int32_t>(members.size());
-    // A step that admits prompts takes their choices from llama.cpp's head, as `start` does.
-    const bool trimmed = admissions.empty() && batch.trimming && count > 0 && count <= ilotoki::kTrimmedBatchMost &&
+    // A step that admits prompts does not keep states for a check.
+    const auto member_count = static_cast<int32_t>(members.size());
+    const bool trimmed = admissions.empty() && batch.trimming && member_count > 0 && member_count <= ilotoki::kTrimmedBatchMost &&
                          head->kept_rows_are_few();
-    // What waits is checked before a step that could not keep it: llama.cpp's head for more
-    // sequences, or no free slots for this step's states.
-    if (any_pending && (settle_first || !trimmed || batch.states_used + count > head->slot_count())) return settle_batch();
+    // What waits is checked before a step that could not keep it: another head, or no free
+    // slots for this step's states.
+    if (any_pending && (settle_first || !trimmed || batch.states_used + member_count > head->slot_count())) return settle_batch();
     if (members.empty() && admissions.empty()) return true;
-    std::vector<int32_t> state_slots(members.size());
+
     int32_t tokens = 0;
     const auto add_token = [&](llama_token token, llama_pos at, int32_t slot, bool output) {
         batches.tokens.token[tokens] = token;
@@ -282,73 +284,101 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
         batches.tokens.logits[tokens] = output ? 1 : 0;
         tokens += 1;
     };
-    for (size_t i = 0; i < members.size(); ++i) {
-        const BatchSequence &sequence = batch.sequences[members[i]];
-        add_token(sequence.next_input, sequence.position, sequence.slot, true);
-        state_slots[i] = batch.states_used + static_cast<int32_t>(i);
-    }
-    // The admitted prompts join the step, each from its cached beginning on; the index of
-    // each one's last token is where its logits are.
-    std::vector<ilotoki::PrefixCache::Reuse> reused(admissions.size());
-    std::vector<int32_t> last_token(admissions.size());
-    for (size_t a = 0; a < admissions.size(); ++a) {
-        reused[a] = take_slot(admissions[a].slot, admissions[a].index);
-        batch.next_to_start = admissions[a].index + 1;
-        const BatchSequence &sequence = batch.sequences[admissions[a].index];
-        const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
-        for (int32_t at = reused[a].tokens; at < prompt_count; ++at) {
-            add_token(sequence.prompt[static_cast<size_t>(at)], at, sequence.slot, at == prompt_count - 1);
+    const auto decode_tokens = [&]() {
+        batches.tokens.n_tokens = tokens;
+        const int32_t result = llama_decode(batches.context, batches.tokens);
+        if (result != 0 && result != 2) {
+            throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
+                            "llama.cpp failed to evaluate the model (llama_decode returned " + std::to_string(result) + ")."};
         }
-        last_token[a] = tokens - 1;
+        return result == 0;
+    };
+    // The admitted prompts, each from its cached beginning on, all but their last tokens in one
+    // evaluation that outputs nothing; their last tokens join the step below, so each one's
+    // first choice comes with the running sequences' next.
+    std::vector<ilotoki::PrefixCache::Reuse> reused(admissions.size());
+    double prefill_ms = 0;
+    if (!admissions.empty()) {
+        for (size_t a = 0; a < admissions.size(); ++a) {
+            reused[a] = take_slot(admissions[a].slot, admissions[a].index);
+            batch.next_to_start = admissions[a].index + 1;
+            const BatchSequence &sequence = batch.sequences[admissions[a].index];
+            const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
+            for (int32_t at = reused[a].tokens; at < prompt_count - 1; ++at) {
+                add_token(sequence.prompt[static_cast<size_t>(at)], at, sequence.slot, false);
+            }
+        }
+        const auto prefill_start = Clock::now();
+        hook_batch_head(false);
+        if (tokens > 0 && !decode_tokens()) return false;
+        prefill_ms = milliseconds_between(prefill_start, Clock::now());
     }
-    batches.tokens.n_tokens = tokens;
-    hook_batch_head(trimmed);
-    if (trimmed) head->prepare_columns(state_slots.data(), count);
+
+    // The step: one token of each, in the slots' order, which is the order of the outputs
+    // (llama.cpp's micro-batches take consecutive sequences in order).
+    struct Participant {
+        size_t index;
+        int32_t admission; // -1 for a running sequence
+    };
+    std::vector<Participant> participants;
+    for (const size_t index : members) participants.push_back({index, -1});
+    for (size_t a = 0; a < admissions.size(); ++a) participants.push_back({admissions[a].index, static_cast<int32_t>(a)});
+    std::sort(participants.begin(), participants.end(), [&](const Participant &x, const Participant &y) {
+        return batch.sequences[x.index].slot < batch.sequences[y.index].slot;
+    });
+    const auto count = static_cast<int32_t>(participants.size());
+    // A step the trimmed head does not take computes every row with its row kernel, each row
+    // read once for all the step's sequences (faster than llama.cpp's products of a few
+    // columns); nothing is left out, so its choices are final but for near ties, which
+    // llama.cpp's head takes.
+    const bool every_row = !trimmed && batch.every_row && count >= 2 && count <= ilotoki::TrimmedHead::kMostColumns &&
+                           head->slot_count() >= count;
+    std::vector<BatchPending> entries(participants.size());
+    std::vector<int32_t> state_slots(participants.size());
+    tokens = 0;
+    for (size_t i = 0; i < participants.size(); ++i) {
+        const BatchSequence &sequence = batch.sequences[participants[i].index];
+        const bool admitted = participants[i].admission >= 0;
+        const llama_token input = admitted ? sequence.prompt.back() : sequence.next_input;
+        const int32_t at = admitted ? static_cast<int32_t>(sequence.prompt.size()) - 1 : sequence.position;
+        add_token(input, at, sequence.slot, true);
+        entries[i] = BatchPending{input, at, -1, 0.0f, true, -1};
+        // The states of a trimmed step wait in the head's slots after those already waiting;
+        // a step over every row keeps none (its slots from the first serve).
+        state_slots[i] = trimmed ? batch.states_used + static_cast<int32_t>(i) : static_cast<int32_t>(i);
+    }
+    hook_batch_head(trimmed || every_row);
+    if (trimmed || every_row) head->prepare_columns(state_slots.data(), count, every_row);
     const auto step_start = Clock::now();
-    const int32_t result = llama_decode(batches.context, batches.tokens);
-    if (result == 2) return false;
-    if (result != 0) {
-        throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
-                        "llama.cpp failed to evaluate the model (llama_decode returned " + std::to_string(result) + ")."};
-    }
+    if (!decode_tokens()) return false;
     const double step_ms = milliseconds_between(step_start, Clock::now());
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
-        // A step that evaluated prompts counts as prefill: the batch's decode speed is that of
-        // the steps that only decode.
-        if (admissions.empty()) {
-            stats.decode_ms += step_ms;
-        } else {
-            stats.prefill_ms += step_ms;
-        }
-        stats.decoded_tokens += count;
+        stats.decode_ms += step_ms;
+        stats.prefill_ms += prefill_ms;
+        stats.decoded_tokens += member_count;
         for (const size_t index : members) {
             batch.sequences[index].stats.decode_ms += step_ms;
             batch.sequences[index].stats.decoded_tokens += 1;
         }
     }
-    for (size_t a = 0; a < admissions.size(); ++a) {
-        prompt_evaluated(admissions[a].index, reused[a], llama_get_logits_ith(batches.context, last_token[a]), step_ms);
-    }
-    if (members.empty()) return true;
-    // Each member's choice: the kept rows' where the head computed the step (the outputs come in
-    // the batch's order, which is the slots' order, also across micro-batches), llama.cpp's
+    // Each one's choice: from the head's rows where it computed the step, from llama.cpp's
     // logits where it kept its own head.
-    std::vector<BatchPending> entries(members.size());
-    std::vector<bool> again(members.size(), false);
-    const int32_t computed = trimmed ? head->columns_computed() : 0;
-    for (size_t i = 0; i < members.size(); ++i) {
-        const BatchSequence &sequence = batch.sequences[members[i]];
+    std::vector<bool> again(participants.size(), false);
+    const int32_t computed = trimmed || every_row ? head->columns_computed() : 0;
+    for (size_t i = 0; i < participants.size(); ++i) {
         BatchPending &entry = entries[i];
-        entry = BatchPending{sequence.next_input, sequence.position, -1, 0.0f, true, -1};
         if (computed == count) {
             const ilotoki::KeptChoice kept = head->kept_choice(static_cast<int32_t>(i));
             entry.chosen = kept.best.row;
-            entry.value = kept.best.value;
-            entry.exact = false;
-            entry.state = state_slots[i];
-            // A near tie among the kept rows is decided by llama.cpp's own head.
+            // A near tie is decided by llama.cpp's own head.
             again[i] = ilotoki::trimmed::near_tie(kept.best, kept.runner_up);
+            if (trimmed) {
+                // Chosen among the kept rows: it waits for the check of the excluded ones.
+                entry.value = kept.best.value;
+                entry.exact = false;
+                entry.state = state_slots[i];
+            }
         } else if (computed == 0) {
             const float *logits = llama_get_logits_ith(batches.context, static_cast<int32_t>(i));
             if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
@@ -358,23 +388,30 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
         }
     }
     if (computed == count && trimmed) batch.states_used += count;
-    for (size_t i = 0; i < members.size(); ++i) {
+    for (size_t i = 0; i < participants.size(); ++i) {
         if (!again[i]) continue;
-        const llama_token token = batch_step_with_full_head(batch.sequences[members[i]], entries[i].decoded, entries[i].position);
+        const llama_token token = batch_step_with_full_head(batch.sequences[participants[i].index], entries[i].decoded, entries[i].position);
         if (token < 0) return false;
         entries[i].chosen = token;
         entries[i].exact = true;
         entries[i].state = -1;
     }
     bool due = false;
-    for (size_t i = 0; i < members.size(); ++i) {
-        BatchSequence &sequence = batch.sequences[members[i]];
+    for (size_t i = 0; i < participants.size(); ++i) {
+        const size_t index = participants[i].index;
         const BatchPending &entry = entries[i];
+        if (participants[i].admission >= 0) {
+            // An admitted prompt's first token (never trimmed: final at once).
+            const auto a = static_cast<size_t>(participants[i].admission);
+            prompt_evaluated(index, reused[a], entry.chosen, prefill_ms + step_ms);
+            continue;
+        }
+        BatchSequence &sequence = batch.sequences[index];
         sequence.position += 1;
         sequence.next_input = entry.chosen;
         if (entry.exact && sequence.pending.empty()) {
-            // Nothing before it waits for a check and llama.cpp's head chose it: final at once.
-            release_in_batch(members[i], entry.chosen);
+            // Nothing before it waits for a check, and nothing was left out: final at once.
+            release_in_batch(index, entry.chosen);
             continue;
         }
         sequence.pending.push_back(entry);

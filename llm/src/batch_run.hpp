@@ -99,6 +99,8 @@ struct BatchRun {
     trimmed::Counters counters;
     // Whether prompts start from the cached beginnings (ilotoki_llm_start_params.reuse_prefix).
     bool reuse_prefix = true;
+    // Whether steps the trimmed head does not take compute every row with its row kernel.
+    bool every_row = false;
 };
 
 } // namespace ilotoki

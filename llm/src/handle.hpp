@@ -230,12 +230,13 @@ struct ilotoki_llm {
     /// Puts prompt `index` into `slot`, from the cached cells of its beginning where there are
     /// some; returns what was copied.
     ilotoki::PrefixCache::Reuse take_slot(int32_t slot, size_t index);
-    /// After prompt `index` was evaluated: keeps its cells for later prompts, takes its first
-    /// token from `logits` and hands it out.
-    void prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reuse &reused, const float *logits, double prefill_ms);
+    /// After prompt `index` was evaluated: keeps its cells for later prompts and hands out its
+    /// first token.
+    void prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reuse &reused, llama_token first, double prefill_ms);
     /// Takes a slot and evaluates the prompt alone (the batch's first, or one too long to join a step).
     void admit_to_batch(int32_t slot, size_t index);
-    /// One step: every running sequence's latest token, and the `admissions`' prompts.
+    /// One step: every running sequence's latest token, and the `admissions`' prompts (all but
+    /// their last tokens evaluated first, without outputs; the last ones join the step).
     bool step_batch(const std::vector<Admission> &admissions);
     void release_in_batch(size_t index, llama_token token);
     void hook_batch_head(bool on);

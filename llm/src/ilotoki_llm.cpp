@@ -137,6 +137,9 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         llm->model = load_model(file, model_params);
 
         llm->vocab = llama_model_get_vocab(llm->model);
+        // A sliding window's layers keep only the window's cells: longer prompts are not cached.
+        llm->prefixes.set_longest(llama_model_n_swa(llm->model));
+        llm->batches.prefixes.set_longest(llama_model_n_swa(llm->model));
         llm->vocabulary_size = llama_vocab_n_tokens(llm->vocab);
         llm->context_length = load.context_length > 0 ? load.context_length : kDefaultContextLength;
         llm->batch_size = load.batch_size > 0 ? std::min(load.batch_size, llm->context_length) : llm->context_length;

@@ -93,6 +93,7 @@ PrefixCache::Reuse PrefixCache::restore(llama_context *context, llama_seq_id seq
 void PrefixCache::remember(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt,
                            const Reuse &reuse) {
     if (reuse.exact_entry || prompt.size() <= static_cast<size_t>(kFewestShared)) return;
+    if (longest_ > 0 && prompt.size() > static_cast<size_t>(longest_)) return;
     Entry entry;
     entry.tokens = prompt;
     if (take_cells(context, sequence, entry)) add(std::move(entry));

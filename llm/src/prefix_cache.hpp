@@ -46,8 +46,14 @@ public:
     Reuse restore(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt);
     /// How many tokens `restore` would copy for `prompt`.
     int32_t shared_with(const std::vector<llama_token> &prompt) const;
+    /// The longest prompt whose cells can be kept: a model with a sliding window drops the
+    /// window layers' cells that fall out of it as a prompt is evaluated, so a longer prompt's
+    /// cells do not hold its beginning whole. 0: no limit.
+    void set_longest(int32_t tokens) { longest_ = tokens; }
+
     /// After `prompt` was evaluated into `sequence` (its cells are the prompt's, no more):
-    /// keeps them unless `reuse` says an entry was exactly its beginning.
+    /// keeps them unless `reuse` says an entry was exactly its beginning, or the prompt is
+    /// longer than `set_longest` allows.
     void remember(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt, const Reuse &reuse);
     void clear();
     /// The memory the entries take, in bytes.
@@ -68,6 +74,7 @@ private:
     void add(Entry entry);
     std::vector<Entry> entries_;
     uint64_t clock_ = 0;
+    int32_t longest_ = 0;
 };
 
 } // namespace ilotoki

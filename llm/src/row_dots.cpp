@@ -58,10 +58,16 @@ float half_bits_to_float(uint16_t bits) {
     return value;
 }
 
-/// Where a row's value beats the state's best so far, it becomes the best (rows arrive in
-/// ascending order, so among equal values the earliest stays).
-inline void keep_if_better(RowChoice &best, float value, int32_t row) {
-    if (value > best.value) best = RowChoice{value, row};
+/// Where a row's value beats state `s`'s best so far, it becomes the best (rows arrive in
+/// ascending order, so among equal values the earliest stays); with `runner_up`, the largest
+/// value of any other row is kept there too.
+inline void keep_if_better(RowChoice *best, float *runner_up, int s, float value, int32_t row) {
+    if (value > best[s].value) {
+        if (runner_up != nullptr) runner_up[s] = best[s].value;
+        best[s] = RowChoice{value, row};
+    } else if (runner_up != nullptr && value > runner_up[s]) {
+        runner_up[s] = value;
+    }
 }
 
 struct Layout {
@@ -82,7 +88,7 @@ constexpr int kGroup = 4;
 /// is stored as y + 128 and each sum starts at −128·Σx, which leaves Σ y·x exact in int32.
 template <int States>
 ILOTOKI_VNNI void best_rows_vnni(const uint8_t *head, size_t row_bytes, const int32_t *rows, size_t count,
-                                 const Layout &layout, RowChoice *best) {
+                                 const Layout &layout, RowChoice *best, float *runner_up) {
     const int32_t pairs = (layout.blocks + 1) / 2;
     const bool odd = layout.blocks % 2 != 0;
     const __m512i offset = _mm512_set1_epi8(static_cast<char>(0x80));
@@ -115,7 +121,7 @@ ILOTOKI_VNNI void best_rows_vnni(const uint8_t *head, size_t row_bytes, const in
                 sums[s] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(products), scales, sums[s]);
             }
         }
-        for (int s = 0; s < States; ++s) keep_if_better(best[s], _mm512_reduce_add_ps(sums[s]), rows[i]);
+        for (int s = 0; s < States; ++s) keep_if_better(best, runner_up, s, _mm512_reduce_add_ps(sums[s]), rows[i]);
     }
 }
 
@@ -133,7 +139,7 @@ ILOTOKI_AVX2 inline float horizontal_sum(__m256 v) {
 /// state (docs/benchmarks.md). States beyond a multiple of four take one vector each.
 template <int States>
 ILOTOKI_AVX2 void best_rows_avx2(const uint8_t *head, size_t row_bytes, const int32_t *rows, size_t count,
-                                 const Layout &layout, RowChoice *best) {
+                                 const Layout &layout, RowChoice *best, float *runner_up) {
     constexpr int Groups = States / kGroup;
     constexpr int Single = States % kGroup;
     const __m256i ones = _mm256_set1_epi16(1);
@@ -173,9 +179,9 @@ ILOTOKI_AVX2 void best_rows_avx2(const uint8_t *head, size_t row_bytes, const in
             // Each state's sum is its lane in the low half plus its lane in the high half.
             float sums[kGroup];
             _mm_storeu_ps(sums, _mm_add_ps(_mm256_castps256_ps128(grouped[g]), _mm256_extractf128_ps(grouped[g], 1)));
-            for (int k = 0; k < kGroup; ++k) keep_if_better(best[g * kGroup + k], sums[k], rows[i]);
+            for (int k = 0; k < kGroup; ++k) keep_if_better(best, runner_up, g * kGroup + k, sums[k], rows[i]);
         }
-        for (int k = 0; k < Single; ++k) keep_if_better(best[Groups * kGroup + k], horizontal_sum(single[k]), rows[i]);
+        for (int k = 0; k < Single; ++k) keep_if_better(best, runner_up, Groups * kGroup + k, horizontal_sum(single[k]), rows[i]);
     }
 }
 #endif
@@ -190,7 +196,7 @@ inline float half_to_float(const uint8_t *block) {
 
 template <int States>
 void best_rows_neon(const uint8_t *head, size_t row_bytes, const int32_t *rows, size_t count, const Layout &layout,
-                    RowChoice *best) {
+                    RowChoice *best, float *runner_up) {
     for (size_t i = 0; i < count; ++i) {
         if (i + kRowsAhead < count) prefetch_row(head + static_cast<size_t>(rows[i + kRowsAhead]) * row_bytes, row_bytes);
         const uint8_t *row = head + static_cast<size_t>(rows[i]) * row_bytes;
@@ -208,13 +214,13 @@ void best_rows_neon(const uint8_t *head, size_t row_bytes, const int32_t *rows, 
                 sums[s] = vfmaq_n_f32(sums[s], vcvtq_f32_s32(products), scale * layout.scales[s * layout.scale_stride + b]);
             }
         }
-        for (int s = 0; s < States; ++s) keep_if_better(best[s], vaddvq_f32(sums[s]), rows[i]);
+        for (int s = 0; s < States; ++s) keep_if_better(best, runner_up, s, vaddvq_f32(sums[s]), rows[i]);
     }
 }
 
 #endif
 
-using BestRows = void (*)(const uint8_t *, size_t, const int32_t *, size_t, const Layout &, RowChoice *);
+using BestRows = void (*)(const uint8_t *, size_t, const int32_t *, size_t, const Layout &, RowChoice *, float *);
 
 /// The kernel instance for `states` states (the sums stay in registers).
 template <template <int> class Pick>
@@ -316,7 +322,7 @@ void RowDots::set_state(int index, const uint8_t *q8_0) {
 }
 
 void RowDots::best_rows(const uint8_t *head, size_t row_bytes, const int32_t *rows, size_t count, int states,
-                        RowChoice *best) const {
+                        RowChoice *best, float *runner_up) const {
     if (states <= 0) return;
     const int group = std::min(states, kMaxStates);
     const Layout layout{quants_.data(), scales_.data(), static_cast<size_t>(padded_) * kBlockValues, scale_stride_, blocks_,
@@ -332,7 +338,7 @@ void RowDots::best_rows(const uint8_t *head, size_t row_bytes, const int32_t *ro
 #endif
     default: return;
     }
-    function(head, row_bytes, rows, count, layout, best);
+    function(head, row_bytes, rows, count, layout, best, runner_up);
 }
 
 float RowDots::dot(const uint8_t *row, int index) const {

@@ -55,9 +55,10 @@ public:
 
     /// For the rows `rows[0 ..< count]` of `head` (row r starts at head + r * row_bytes): each
     /// row's dot product with states 0 ..< states (at most kMaxStates), merged into best[] (a row
-    /// replaces the best only when it beats it, so among equals the earliest row stays).
+    /// replaces the best only when it beats it, so among equals the earliest row stays). With
+    /// `runner_up`, each state's largest value of any row but its best is merged there too.
     void best_rows(const uint8_t *head, size_t row_bytes, const int32_t *rows, size_t count, int states,
-                   RowChoice *best) const;
+                   RowChoice *best, float *runner_up = nullptr) const;
 
     /// The dot product of one row with state `index` (for tests).
     float dot(const uint8_t *row, int index) const;

@@ -123,6 +123,10 @@ std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const ll
     head->slots_ = std::max(1, slots);
     head->states_.resize(head->state_bytes_ * static_cast<size_t>(head->slots_));
     head->workers_.resize(static_cast<size_t>(head->threads_));
+    // Every row's id in order: the rows of a step over the whole vocabulary, and the positions
+    // of a compact block's rows.
+    head->every_row_.resize(static_cast<size_t>(head->rows_));
+    for (int32_t row = 0; row < head->rows_; ++row) head->every_row_[static_cast<size_t>(row)] = row;
     // ILOTOKI_ROW_KERNEL=avx2 (or avx512-vnni, neon-dotprod, vec_dot) runs the check with that
     // kernel where the CPU has it: for measuring another CPU's path on this one.
     const char *forced = std::getenv("ILOTOKI_ROW_KERNEL");
@@ -311,15 +315,17 @@ void TrimmedHead::prepare(int32_t slot, bool check) {
     slot_ = std::clamp(slot, 0, slots_ - 1);
     columns_.assign(1, slot_);
     check_ = check;
+    every_row_step_ = false;
     for (auto &worker : workers_) worker.columns_done = 0;
 }
 
-void TrimmedHead::prepare_columns(const int32_t *slots, int32_t count) {
+void TrimmedHead::prepare_columns(const int32_t *slots, int32_t count, bool every_row) {
     count = std::clamp(count, 0, std::min(kMostColumns, slots_));
     columns_.clear();
     for (int32_t i = 0; i < count; ++i) columns_.push_back(std::clamp(slots[i], 0, slots_ - 1));
     slot_ = columns_.empty() ? 0 : columns_.front();
     check_ = false; // a step of several outputs is checked on its own (`check`)
+    every_row_step_ = every_row;
     for (auto &worker : workers_) worker.columns_done = 0;
 }
 
@@ -371,26 +377,43 @@ void TrimmedHead::compute(ggml_tensor *dst, int ith, int nth, void *self) {
 
 void TrimmedHead::kept_part(const uint8_t *states, int32_t count, int32_t first_column, int ith, int nth) {
     auto &worker = workers_[static_cast<size_t>(ith)];
+    // The step's rows: every row (a batch's step over the whole vocabulary), or the kept ones.
+    const std::vector<int32_t> &rows = every_row_step_ ? every_row_ : kept_;
     size_t begin = 0, end = 0;
-    share(kept_.size(), ith, nth, begin, end);
-    const bool compact = is_compact();
+    share(rows.size(), ith, nth, begin, end);
+    const bool compact = !every_row_step_ && is_compact();
     RowChoice best[kMostColumns];
     float runner_up[kMostColumns];
     for (int32_t c = 0; c < count; ++c) runner_up[c] = -INFINITY;
+    if (worker.dots != nullptr && count >= kernel_from_) {
+        // The row kernel reads each row once for all the step's states, as a check does. A
+        // compact block's rows are its positions, turned back into ids after.
+        for (int32_t c = 0; c < count; ++c) worker.dots->set_state(c, states + static_cast<size_t>(c) * state_bytes_);
+        if (compact) {
+            worker.dots->best_rows(compact_.data(), row_bytes_, every_row_.data() + begin, end - begin, count, best, runner_up);
+            for (int32_t c = 0; c < count; ++c) {
+                if (best[c].row >= 0) best[c].row = kept_[static_cast<size_t>(best[c].row)];
+            }
+        } else {
+            worker.dots->best_rows(head_, row_bytes_, rows.data() + begin, end - begin, count, best, runner_up);
+        }
+        for (int32_t c = 0; c < count; ++c) worker.kept[static_cast<size_t>(first_column + c)] = KeptChoice{best[c], runner_up[c]};
+        return;
+    }
     for (size_t i = begin; i < end; ++i) {
         // Asked for ahead even where the rows are contiguous: the CPU's own prefetcher falls
         // behind (row_dots_bench: 26.8 → 19.6 ms for a whole 270M head on one thread).
         if (i + kRowsAhead < end) {
-            prefetch_row(compact ? compact_.data() + (i + kRowsAhead) * row_bytes_ : row(kept_[i + kRowsAhead]), row_bytes_);
+            prefetch_row(compact ? compact_.data() + (i + kRowsAhead) * row_bytes_ : row(rows[i + kRowsAhead]), row_bytes_);
         }
-        const uint8_t *weights = compact ? compact_.data() + i * row_bytes_ : row(kept_[i]);
+        const uint8_t *weights = compact ? compact_.data() + i * row_bytes_ : row(rows[i]);
         // One read of the row from memory for every output of the step.
         for (int32_t c = 0; c < count; ++c) {
             float value = 0.0f;
             vec_dot_(embedding_, &value, 0, weights, 0, states + static_cast<size_t>(c) * state_bytes_, 0, 1);
             if (value > best[c].value) {
                 runner_up[c] = best[c].value;
-                best[c] = RowChoice{value, kept_[i]};
+                best[c] = RowChoice{value, rows[i]};
             } else if (value > runner_up[c]) {
                 runner_up[c] = value;
             }

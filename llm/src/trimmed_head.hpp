@@ -119,7 +119,13 @@ public:
     /// Before a decode of `count` outputs (a batch's step, one per sequence): the state of the
     /// i-th output goes to `slots[i]`. llama.cpp may split the step into micro-batches; the
     /// operation then runs once for each, and the outputs are counted across them in order.
-    void prepare_columns(const int32_t *slots, int32_t count);
+    /// With `every_row`, the step computes every row of the vocabulary instead of the kept
+    /// ones (nothing is left to check; a near tie still goes to llama.cpp's head).
+    void prepare_columns(const int32_t *slots, int32_t count, bool every_row = false);
+    /// Whether a step over every row is faster here than llama.cpp's head: with a row kernel,
+    /// which reads each row once for all of a batch's states and does less work per state
+    /// than the one-column products (docs/benchmarks.md, "Every row in a batch's step").
+    bool every_row_is_faster() const { return workers_.front().dots != nullptr; }
     /// After a decode: how many outputs the operation computed since `prepare…` (0 where
     /// llama.cpp kept its own head), or -1 where its workers disagree (its results are not
     /// whole; the step is taken again with llama.cpp's head).
@@ -180,8 +186,12 @@ private:
     AnonymousBlock compact_;
     CharacterSet compact_characters_;
 
-    // Per step: the slot of each output's state (slot_: the first's, for a single output).
+    // Every row's id, in order (0 ..< rows_).
+    std::vector<int32_t> every_row_;
+    // Per step: the slot of each output's state (slot_: the first's, for a single output), and
+    // whether the step computes every row.
     std::vector<int32_t> columns_;
+    bool every_row_step_ = false;
     int32_t slot_ = 0;
     bool check_ = false;
     std::atomic<uint64_t> runs_{0};

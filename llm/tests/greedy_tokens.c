@@ -126,10 +126,11 @@ int main(int argc, char **argv) {
         ilotoki_llm_stats stats;
         ilotoki_llm_get_stats(llm, &stats);
         fprintf(stderr,
-                "batch of %d: %d tokens decoded in %.1f ms (%.1f tok/s), prefill %.1f ms (%d of %d prompt tokens reused), first "
-                "piece after %.1f ms\n",
+                "batch of %d: %d tokens decoded in %.1f ms (%.1f tok/s), prefill %.1f ms (%d of %d prompt tokens reused, cache "
+                "%.0f KiB), first piece after %.1f ms\n",
                 batch, stats.decoded_tokens, stats.decode_ms, stats.decode_ms > 0 ? stats.decoded_tokens * 1000.0 / stats.decode_ms : 0.0,
-                stats.prefill_ms, stats.reused_prompt_tokens, stats.prompt_tokens, stats.first_piece_ms);
+                stats.prefill_ms, stats.reused_prompt_tokens, stats.prompt_tokens, (double)stats.prefix_cache_bytes / 1024.0,
+                stats.first_piece_ms);
         fprintf(stderr, "head: %d rows, %d checks, %d rollbacks, %d full-head steps%s%s\n", stats.head_rows, stats.head_checks,
                 stats.head_rollbacks, stats.head_full_steps, stats.head_widened ? ", widened" : "",
                 stats.head_fell_back ? ", fell back" : "");
@@ -158,9 +159,10 @@ int main(int argc, char **argv) {
         printf("\n");
         ilotoki_llm_stats stats;
         ilotoki_llm_get_stats(llm, &stats);
-        fprintf(stderr, "rows %d checks %d rollbacks %d full-head steps %d%s, %d of %d prompt tokens reused, prefill %.1f ms\n",
+        fprintf(stderr, "rows %d checks %d rollbacks %d full-head steps %d%s, %d of %d prompt tokens reused (cache %.0f KiB), prefill %.1f ms\n",
                 stats.head_rows, stats.head_checks, stats.head_rollbacks, stats.head_full_steps,
-                stats.head_fell_back ? " fell back" : "", stats.reused_prompt_tokens, stats.prompt_tokens, stats.prefill_ms);
+                stats.head_fell_back ? " fell back" : "", stats.reused_prompt_tokens, stats.prompt_tokens,
+                (double)stats.prefix_cache_bytes / 1024.0, stats.prefill_ms);
     }
     ilotoki_llm_free(llm);
     return status;
