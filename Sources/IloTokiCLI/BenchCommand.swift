@@ -118,9 +118,13 @@ struct BenchCommand {
         let headFullSteps: Int
         let headFellBack: Int
         let headWidened: Int
-        /// The head chosen (with `--head auto`, after the first prompts measured both), and why.
+        /// The head chosen into each target language (with `--head auto`, after its first
+        /// prompts measured both), and why. The head chosen into each target language, in one line ("tok trimmed, en full"), or
+        /// `nil` while every one is still measuring.
         let headChoice: String?
         let headReason: String
+        /// The choice by target language's code ("undecided" while measuring).
+        let headChoices: [String: String]
         /// Milliseconds per decoded token of each head while measuring (`--head auto`).
         let trimmedMsPerToken: Double?
         let fullMsPerToken: Double?
@@ -248,7 +252,9 @@ struct BenchCommand {
                         engine, format.translationPrompt(for: "toki!", direction: direction), maxTokens: 4, selection: selection, head: warm)
                 }
             }
-            var calibration = HeadCalibration.start(asked: head.asked, info: engine.info)
+            // The choice is measured for each target language on its own, as the app measures it.
+            let fresh = HeadCalibration.start(asked: head.asked, info: engine.info)
+            var calibrations: [Language: HeadCalibration] = [:]
 
             var figures: [PromptFigures] = []
             var peakAnonymous = memory().anonymous
@@ -256,12 +262,13 @@ struct BenchCommand {
             for (index, prompt) in prompts.enumerated() {
                 var translationPrompt = format.translationPrompt(for: prompt.text, direction: prompt.direction)
                 if fewShot { translationPrompt = BenchmarkPrompts.fewShot(translationPrompt, direction: prompt.direction, format: format) }
-                let used = calibration.next
+                let target = prompt.direction.target
+                let used = calibrations[target, default: fresh].next
                 if evict { evictedWith = try engine.evict() }
                 let stats = try await generate(
                     engine, translationPrompt, maxTokens: maxTokens, selection: selection, head: used, restore: restore,
                     endAtLine: fewShot)
-                calibration.record(used, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
+                calibrations[target, default: fresh].record(used, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
                 peakAnonymous = max(peakAnonymous, memory().anonymous)
                 figures.append(
                     PromptFigures(
@@ -299,7 +306,7 @@ struct BenchCommand {
                 // The head the sentence-by-sentence runs chose (or were told), as the app's batches do.
                 batches = try await runBatches(
                     engine, batchPrompts, alone: figures.map(\.tokens), sizes: batchSizes, maxTokens: maxTokens,
-                    head: calibration.choice ?? .full, endAtLine: fewShot, json: json)
+                    head: prompts.first.flatMap { calibrations[$0.direction.target]?.choice } ?? .full, endAtLine: fewShot, json: json)
             }
             let decoded = figures.reduce(0) { $0 + $1.decodedTokens }
             let decodeMs = figures.reduce(0) { $0 + $1.decodeMs }
@@ -324,9 +331,11 @@ struct BenchCommand {
                     peakRSSMiB: memory().peak, peakAnonymousRSSMiB: peakAnonymous,
                     headChecks: figures.reduce(0) { $0 + $1.headChecks }, headRollbacks: figures.reduce(0) { $0 + $1.headRollbacks },
                     headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count,
-                    headWidened: figures.filter(\.headWidened).count, headChoice: calibration.choice?.rawValue,
-                    headReason: calibration.choice == nil ? "still measuring after \(figures.count) prompts" : calibration.reason,
-                    trimmedMsPerToken: calibration.trimmed.millisecondsPerToken, fullMsPerToken: calibration.full.millisecondsPerToken,
+                    headWidened: figures.filter(\.headWidened).count, headChoice: Self.choices(calibrations),
+                    headReason: Self.reasons(calibrations, prompts: figures.count),
+                    headChoices: Dictionary(uniqueKeysWithValues: calibrations.map { ($0.key.code, $0.value.choice?.rawValue ?? "undecided") }),
+                    trimmedMsPerToken: Self.merged(calibrations.values.map(\.trimmed)).millisecondsPerToken,
+                    fullMsPerToken: Self.merged(calibrations.values.map(\.full)).millisecondsPerToken,
                     batches: batches))
         }
 
@@ -346,6 +355,30 @@ struct BenchCommand {
 
     /// Whether prompts start from the cached cells of a shared beginning (`--prefix`).
     private var reusePrefix: Bool { arguments.value("--prefix") != "fresh" }
+
+    /// The choices by target language, in the languages' order: "tok trimmed, en full".
+    static func choices(_ calibrations: [Language: HeadCalibration]) -> String? {
+        let decided = Language.allCases.compactMap { language in
+            calibrations[language]?.choice.map { "\(language.code) \($0.rawValue)" }
+        }
+        return decided.isEmpty ? nil : decided.joined(separator: ", ")
+    }
+
+    static func reasons(_ calibrations: [Language: HeadCalibration], prompts: Int) -> String {
+        Language.allCases.compactMap { language in
+            calibrations[language].map { calibration in
+                "into \(language.code): " + (calibration.choice == nil ? "still measuring after \(prompts) prompts" : calibration.reason)
+            }
+        }.joined(separator: "; ")
+    }
+
+    static func merged(_ samples: [HeadCalibration.Sample]) -> HeadCalibration.Sample {
+        samples.reduce(into: HeadCalibration.Sample()) { total, sample in
+            total.runs += sample.runs
+            total.tokens += sample.tokens
+            total.milliseconds += sample.milliseconds
+        }
+    }
 
     private func generate(
         _ engine: Engine, _ prompt: TranslationPrompt, maxTokens: Int, selection: TokenSelection, head: OutputHead, restore: Bool = true,

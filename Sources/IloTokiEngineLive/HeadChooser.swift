@@ -4,13 +4,20 @@ import IloTokiLLM
 import IloTokiLocking
 
 /// The output head each translation of one loaded model uses: a fixed one, or the one
-/// `HeadCalibration` measures as the faster on this machine. The measurement is kept in the
-/// app's directory under the CPU, the model file, the build and the thread count, so it is made
-/// once, and again when any of those changes.
+/// `HeadCalibration` measures as the faster on this machine, for each target language on its
+/// own: the trimmed head's kept rows are the target language's (Toki Pona's 32,031 rows of
+/// 262,144 for Gemma 3, Russian's more, English's and Vietnamese's many), so it can pay into
+/// Toki Pona and lose into English on the same machine. Each measurement is kept in the app's
+/// directory under the CPU, the model file, the build, the thread count and the target
+/// language, so it is made once, and again when any of those changes.
 final class HeadChooser: Sendable {
-    private let calibration: Locked<HeadCalibration>
+    private let calibrations: Locked<[Language: HeadCalibration]>
+    /// Where a target language's choice starts: fixed, or a fresh measurement.
+    private let start: HeadCalibration
     private let store: HeadCalibrationStore?
     private let key: String
+    /// Whether llama.cpp's head was asked for (`--head full`): then batches use it too.
+    let askedForFull: Bool
 
     /// - Parameters:
     ///   - policy: auto, or a head to use always.
@@ -19,6 +26,7 @@ final class HeadChooser: Sendable {
     ///   - store: where measurements are kept; `nil` measures again each load.
     init(policy: LiveEngineOptions.Head, info: ModelInfo, path: String, store: HeadCalibrationStore?) {
         key = Self.key(path: path, info: info)
+        askedForFull = policy == .full
         self.store = store
         let asked: OutputHead? =
             switch policy {
@@ -26,26 +34,45 @@ final class HeadChooser: Sendable {
             case .trimmed: .trimmed
             case .full: .full
             }
-        var start = HeadCalibration.start(asked: asked, info: info)
-        // A measurement kept from an earlier load of this model on this machine.
-        if start.isFresh, let kept = store?.calibration(for: key) { start = kept }
-        calibration = Locked(start)
+        start = HeadCalibration.start(asked: asked, info: info)
+        calibrations = Locked([:])
     }
 
-    /// The head for the next translation.
-    var next: OutputHead { calibration.withLock { $0.next } }
+    /// The key of one target language's measurement.
+    private func key(into target: Language) -> String { "\(key) | into \(target.code)" }
 
-    /// Where the choice stands: the head, or `nil` while measuring, and why.
-    var state: HeadCalibration { calibration.value }
+    /// Where the choice into `target` stands: the head, or `nil` while measuring, and why.
+    func state(into target: Language) -> HeadCalibration {
+        calibrations.withLock { known in calibration(into: target, in: &known) }
+    }
 
-    /// Adds what a translation decoded; stores the choice once it is made.
-    func record(_ head: OutputHead, stats: GenerationStats) {
-        let decided = calibration.withLock { calibration -> HeadCalibration? in
+    /// The head for the next translation into `target`.
+    func next(into target: Language) -> OutputHead { state(into: target).next }
+
+    /// The choices so far, by target language (those not yet translated into are not there).
+    var states: [Language: HeadCalibration] { calibrations.value }
+
+    /// Adds what a translation into `target` decoded; stores the choice once it is made.
+    func record(_ head: OutputHead, into target: Language, stats: GenerationStats) {
+        let decided = calibrations.withLock { known -> HeadCalibration? in
+            var calibration = self.calibration(into: target, in: &known)
             guard calibration.choice == nil else { return nil }
             calibration.record(head, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
+            known[target] = calibration
             return calibration.choice == nil ? nil : calibration
         }
-        if let decided { store?.save(decided, for: key) }
+        if let decided { store?.save(decided, for: key(into: target)) }
+    }
+
+    /// The calibration into `target`, begun (from the store where a measurement is kept) at
+    /// the first translation into it.
+    private func calibration(into target: Language, in known: inout [Language: HeadCalibration]) -> HeadCalibration {
+        if let calibration = known[target] { return calibration }
+        var calibration = start
+        // A measurement kept from an earlier load of this model on this machine.
+        if calibration.isFresh, let kept = store?.calibration(for: key(into: target)) { calibration = kept }
+        known[target] = calibration
+        return calibration
     }
 
     /// The CPU, the model file (name, size, modification time), this build and the threads.

@@ -20,15 +20,16 @@ public final class LLMTranslationEngine: TranslationEngine {
             sequences: sequences)
     }
 
-    /// Where the choice of the output head stands: the head chosen (`nil` while it is being
-    /// measured) and the figures behind it.
-    public var headCalibration: HeadCalibration { heads.state }
+    /// Where the choice of the output head stands for each target language translated into
+    /// so far: the head chosen (`nil` while it is being measured) and the figures behind it.
+    public var headCalibrations: [Language: HeadCalibration] { heads.states }
 
     public var contextLength: Int { engine.info.contextLength }
 
     public func complete(_ prompt: TranslationPrompt, maxTokens: Int) -> AsyncThrowingStream<CompletionEvent, Error> {
         let heads = heads
-        let head = heads.next
+        let target = prompt.targetLanguage
+        let head = heads.next(into: target)
         let events = engine.events(
             prompt: prompt.prompt,
             options: GenerationOptions(
@@ -41,7 +42,7 @@ public final class LLMTranslationEngine: TranslationEngine {
                         switch event {
                         case .piece(let piece): continuation.yield(.piece(piece))
                         case .finished(let stats):
-                            if stats.finishReason != .stopped, stats.finishReason != .error { heads.record(head, stats: stats) }
+                            if stats.finishReason != .stopped, stats.finishReason != .error { heads.record(head, into: target, stats: stats) }
                             continuation.yield(.finished(CompletionStats(stats)))
                         }
                     }
@@ -72,12 +73,14 @@ public final class LLMTranslationEngine: TranslationEngine {
         }
         var stops: [String] = []
         for stop in prompts.flatMap(\.stopSequences) where !stops.contains(stop) { stops.append(stop) }
-        // Steps of a few sentences use the trimmed head where this machine's measurement chose it
-        // (llama.cpp's until it has; a batch's shared steps are not a measurement). A paragraph
-        // has one target language; prompts of several keep llama.cpp's head.
+        // Steps of several sentences compute every row with the core's row kernel (the same
+        // choices, faster than llama.cpp's head there), unless llama.cpp's head was asked for.
+        // Steps of a few sentences into one language use the trimmed head where this machine's
+        // measurement chose it (not until it has: a batch's shared steps are not a measurement);
+        // prompts into several languages keep every row.
         var options = GenerationOptions(
-            maxTokens: maxTokens.max() ?? 512, maxLines: first.maxLines, stopSequences: stops, head: heads.state.choice ?? .full)
-        if prompts.allSatisfy({ $0.targetLanguage == first.targetLanguage }) {
+            maxTokens: maxTokens.max() ?? 512, maxLines: first.maxLines, stopSequences: stops, head: heads.askedForFull ? .full : .trimmed)
+        if prompts.allSatisfy({ $0.targetLanguage == first.targetLanguage }), heads.state(into: first.targetLanguage).choice == .trimmed {
             options = options.writing(first.targetLanguage)
         }
         let events = engine.batchEvents(prompts: prompts.map(\.prompt), maxTokens: maxTokens, sequences: count, options: options)
