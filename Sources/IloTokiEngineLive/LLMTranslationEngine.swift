@@ -20,8 +20,12 @@ public final class LLMTranslationEngine: TranslationEngine {
             sequences: sequences)
     }
 
-    /// Where the choice of the output head stands for each target language translated into
-    /// so far: the head chosen (`nil` while it is being measured) and the figures behind it.
+    /// Where the choice of the output head into `target` stands: the head chosen (`nil` while
+    /// it is being measured) and the figures behind it. Each target language is measured on its
+    /// own.
+    public func headCalibration(into target: Language) -> HeadCalibration { heads.state(into: target) }
+
+    /// The choices for each target language translated into so far.
     public var headCalibrations: [Language: HeadCalibration] { heads.states }
 
     public var contextLength: Int { engine.info.contextLength }

@@ -5,9 +5,10 @@ import IloTokiLLM
 import IloTokiTestSupport
 import Testing
 
-/// The output head chosen by measurement with the real engine: the first translations
-/// alternate the heads, the choice is kept in the app's directory, and the next load uses it
-/// without measuring again.
+/// The output head chosen by measurement with the real engine: the first translations into a
+/// language alternate the heads, the choice is kept in the app's directory for that language,
+/// the next load uses it without measuring again, and another target language is measured on
+/// its own.
 @Suite(.serialized, .exclusiveModelUse) struct HeadChoiceTests {
     static let sentence = "The river runs past the old mill and the children walk to school in the rain."
 
@@ -27,38 +28,43 @@ import Testing
         let loader = LiveEngineLoader(options: LiveEngineOptions(threads: 2, head: .auto, calibrationFile: file))
         let engine = try #require(try await loader.load(path: gemma) as? LLMTranslationEngine)
         var heads: [OutputHead] = []
-        for _ in 0..<24 where engine.headCalibration.choice == nil {
-            heads.append(engine.headCalibration.next)
+        for _ in 0..<24 where engine.headCalibration(into: .tokiPona).choice == nil {
+            heads.append(engine.headCalibration(into: .tokiPona).next)
             let stats = try #require(try await translate(engine))
             #expect(stats.decodedTokens >= HeadCalibration.shortestRun, "the sentence is long enough to count")
         }
-        let chosen = try #require(engine.headCalibration.choice, "no choice after \(heads.count) translations")
+        let chosen = try #require(engine.headCalibration(into: .tokiPona).choice, "no choice after \(heads.count) translations")
         // Trimmed first, then whichever has decoded less, so both are measured alike.
         #expect(Array(heads.prefix(2)) == [.trimmed, .full])
         #expect(heads.filter { $0 == .trimmed }.count >= HeadCalibration.runsPerHead)
         #expect(heads.filter { $0 == .full }.count >= HeadCalibration.runsPerHead)
-        #expect(engine.headCalibration.trimmed.tokens >= HeadCalibration.tokensPerHead)
-        #expect(engine.headCalibration.full.tokens >= HeadCalibration.tokensPerHead)
-        #expect(engine.headCalibration.reason.hasPrefix("measured: trimmed "))
+        #expect(engine.headCalibration(into: .tokiPona).trimmed.tokens >= HeadCalibration.tokensPerHead)
+        #expect(engine.headCalibration(into: .tokiPona).full.tokens >= HeadCalibration.tokensPerHead)
+        #expect(engine.headCalibration(into: .tokiPona).reason.hasPrefix("measured: trimmed "))
         #expect(FileManager.default.fileExists(atPath: file.path))
 
         // A new load of the same file on the same machine: the choice, without measuring.
         let again = try #require(try await loader.load(path: gemma) as? LLMTranslationEngine)
-        #expect(again.headCalibration.choice == chosen)
-        #expect(again.headCalibration.next == chosen)
-        print("head chosen on \(CPUName.current): \(chosen.rawValue) (\(engine.headCalibration.reason))")
+        #expect(again.headCalibration(into: .tokiPona).choice == chosen)
+        #expect(again.headCalibration(into: .tokiPona).next == chosen)
+        // Into English nothing is measured yet: its kept rows are another set, its choice its own.
+        #expect(again.headCalibration(into: .english).choice == nil)
+        #expect(again.headCalibration(into: .english).next == .trimmed)
+        let kept = try String(contentsOf: file, encoding: .utf8)
+        #expect(kept.contains("| into tok") && !kept.contains("| into en"), "the file keeps the choice under its target language")
+        print("head chosen on \(CPUName.current): \(chosen.rawValue) (\(engine.headCalibration(into: .tokiPona).reason))")
     }
 
     @Test func aHeadAskedForIsUsedAlwaysAndAModelWithoutATrimmableHeadUsesTheFullOne() async throws {
         let gemma = try TestModels.require(TestModels.gemma)
         let full = try #require(
             try await LiveEngineLoader(options: LiveEngineOptions(head: .full)).load(path: gemma) as? LLMTranslationEngine)
-        #expect(full.headCalibration.choice == .full)
+        #expect(full.headCalibration(into: .tokiPona).choice == .full && full.headCalibration(into: .english).choice == .full)
         let tiny = try TestModels.require(TestModels.tiny)
         let untrimmable = try #require(
             try await LiveEngineLoader(options: LiveEngineOptions(head: .auto)).load(path: tiny) as? LLMTranslationEngine)
-        #expect(untrimmable.headCalibration.choice == .full)
-        #expect(untrimmable.headCalibration.reason.contains("cannot be trimmed"))
+        #expect(untrimmable.headCalibration(into: .english).choice == .full)
+        #expect(untrimmable.headCalibration(into: .english).reason.contains("cannot be trimmed"))
     }
 }
 

@@ -476,23 +476,8 @@ bool ilotoki_llm::settle_batch() {
         if (token < 0) return false;
         sequence.position = entry.position + 1;
         release_in_batch(static_cast<size_t>(index), token);
-        switch (decision.next) {
-        case ilotoki::trimmed::NextRows::Widen: {
-            head->widen(vocab, decision.winner);
-            std::lock_guard<std::mutex> lock(stats_mutex);
-            stats.head_widened = true;
-            stats.head_rows = head->kept_rows();
-            break;
-        }
-        case ilotoki::trimmed::NextRows::FullHead: {
-            batch.trimming = false;
-            std::lock_guard<std::mutex> lock(stats_mutex);
-            stats.head_fell_back = true;
-            stats.head_rows = vocabulary_size;
-            break;
-        }
-        case ilotoki::trimmed::NextRows::Same: break;
-        }
+        if (decision.next == ilotoki::trimmed::NextRows::FullHead) batch.trimming = false;
+        after_rollback(decision);
     }
     batch.states_used = 0;
     return true;

@@ -11,6 +11,7 @@
 #include "prefix_cache.hpp"
 #include "repetition.hpp"
 #include "trimmed_policy.hpp"
+#include "trimmed_run.hpp"
 
 #include <cstdint>
 #include <deque>
@@ -26,16 +27,8 @@ namespace ilotoki {
 /// "The trimmed head in a batch").
 inline constexpr int32_t kTrimmedBatchMost = 4;
 
-/// A token of a batch's sequence chosen among the kept rows and not yet checked against the
-/// excluded ones (held back from the output until it is), as a single translation's are.
-struct BatchPending {
-    llama_token decoded; // the token evaluated at `position`, whose state chose `chosen`
-    int32_t position;
-    llama_token chosen;
-    float value;         // the chosen row's logit
-    bool exact;          // chosen with llama.cpp's own head: nothing to check
-    int32_t state;       // the head's slot holding the state (-1 for an exact one)
-};
+/// A token of a batch's sequence not yet final, as a single translation's are (trimmed_run.hpp).
+using BatchPending = PendingToken;
 
 /// One prompt of a batch.
 struct BatchSequence {

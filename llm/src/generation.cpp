@@ -492,6 +492,15 @@ bool ilotoki_llm::settle(bool ran) {
     if (token < 0) return false;
     accept(token, 0.0);
     release(token);
+    if (decision.next == ilotoki::trimmed::NextRows::FullHead) {
+        trimmed_run.active = false;
+        hook_head(false);
+    }
+    after_rollback(decision);
+    return true;
+}
+
+void ilotoki_llm::after_rollback(const ilotoki::trimmed::Settlement &decision) {
     switch (decision.next) {
     case ilotoki::trimmed::NextRows::Widen: {
         // The output left the target language's rows for the wider set's (a copied name, a
@@ -500,20 +509,17 @@ bool ilotoki_llm::settle(bool ran) {
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_widened = true;
         stats.head_rows = head->kept_rows();
-        return true;
+        return;
     }
     case ilotoki::trimmed::NextRows::FullHead: {
         // Choices this close to the excluded rows keep failing: the rest with the full head.
-        trimmed_run.active = false;
-        hook_head(false);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_fell_back = true;
         stats.head_rows = vocabulary_size;
-        return true;
+        return;
     }
-    case ilotoki::trimmed::NextRows::Same: return true;
+    case ilotoki::trimmed::NextRows::Same: return;
     }
-    return true;
 }
 
 llama_token ilotoki_llm::choose_with_full_head(llama_token decoded, int32_t at) {

@@ -203,6 +203,9 @@ struct ilotoki_llm {
     /// out those that hold; at the first that does not, rolls back and takes that step with
     /// the full head. Returns false if a stop interrupted it.
     bool settle(bool ran);
+    /// What the head does after a rollback the policy decided (widen, or give up trimming:
+    /// the caller stops its own run), with the figures.
+    void after_rollback(const ilotoki::trimmed::Settlement &decision);
     /// Takes the step that evaluated `decoded` at `at` again with llama.cpp's own head and
     /// returns its greedy choice (-1 if a stop interrupted it).
     llama_token choose_with_full_head(llama_token decoded, int32_t at);

@@ -12,15 +12,19 @@
 
 namespace ilotoki {
 
+/// A token chosen but not yet final: chosen among the kept rows and held back from the output
+/// until a check of the excluded rows says it holds (a single translation's, a batch's sequence's).
+struct PendingToken {
+    llama_token decoded; // the token evaluated at `position`, whose state chose `chosen`
+    int32_t position;
+    llama_token chosen;
+    float value;         // the chosen row's logit
+    bool exact;          // chosen with llama.cpp's own head (or over every row): nothing to check
+    int32_t state = -1;  // a batch's: the head's slot holding the state (-1 for an exact one)
+};
+
 struct TrimmedRun {
-    /// A token chosen but not yet final.
-    struct Pending {
-        llama_token decoded; // the token evaluated at `position`, whose state chose `chosen`
-        int32_t position;
-        llama_token chosen;
-        float value;         // the chosen row's logit
-        bool exact;          // chosen with llama.cpp's own head: nothing to check
-    };
+    using Pending = PendingToken;
 
     /// Whether this translation's steps use the trimmed head.
     bool active = false;

@@ -89,10 +89,23 @@ void check(RowDots::Kernel kernel, int32_t embedding, std::mt19937 &random) {
     }
     for (int count = 1; count <= RowDots::kMaxStates; ++count) {
         RowChoice best[RowDots::kMaxStates];
-        // Two calls over the two halves: the best carries over from one to the next.
+        float runner_up[RowDots::kMaxStates];
+        for (float &value : runner_up) value = -INFINITY;
+        // Two calls over the two halves: the best and the runner-up carry over from one to the next.
         const size_t half = ids.size() / 2;
-        dots->best_rows(head.data(), row_bytes, ids.data(), half, count, best);
-        dots->best_rows(head.data(), row_bytes, ids.data() + half, ids.size() - half, count, best);
+        dots->best_rows(head.data(), row_bytes, ids.data(), half, count, best, runner_up);
+        dots->best_rows(head.data(), row_bytes, ids.data() + half, ids.size() - half, count, best, runner_up);
+        for (int s = 0; s < count; ++s) {
+            // The runner-up is the best of every row but the best, computed the same way (the
+            // same number of states: the AVX2 kernel sums groups of four in another order).
+            std::vector<int32_t> others;
+            for (const int32_t r : ids) {
+                if (r != best[s].row) others.push_back(r);
+            }
+            RowChoice second[RowDots::kMaxStates];
+            dots->best_rows(head.data(), row_bytes, others.data(), others.size(), count, second);
+            expect(runner_up[s] == second[s].value, name, embedding, count, "another runner-up than the best of the other rows");
+        }
         for (int s = 0; s < count; ++s) {
             const uint8_t *state = &states[static_cast<size_t>(s) * row_bytes];
             int32_t expected = -1;
@@ -113,12 +126,15 @@ void check(RowDots::Kernel kernel, int32_t embedding, std::mt19937 &random) {
             expect(best[s].row == expected, name, embedding, count, "another best row than the exact one");
         }
     }
-    // Of two equal rows, the earlier one wins.
+    // Of two equal rows, the earlier one wins, and the other's equal value is the runner-up
+    // (a tie: the trimmed head's near-tie rule must see it).
     dots->set_state(0, &states[5 * row_bytes]);
     RowChoice best[1];
+    float runner_up[1] = {-INFINITY};
     const int32_t tied[] = {40, 250};
-    dots->best_rows(head.data(), row_bytes, tied, 2, 1, best);
+    dots->best_rows(head.data(), row_bytes, tied, 2, 1, best, runner_up);
     expect(best[0].row == 40, name, embedding, 1, "of two equal rows, the later one won");
+    expect(runner_up[0] == best[0].value, name, embedding, 1, "of two equal rows, the runner-up is not the tie's value");
     std::printf("row_dots_test: %s, %d values: %s\n", name, embedding, failures == 0 ? "ok" : "FAILED");
 }
 
