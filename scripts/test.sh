@@ -52,8 +52,9 @@ c_core_tests() {
 # tokens of prompts evaluated whole: alone and batched (joining a running step), with both
 # heads, in every direction of the real format and with few-shot examples, interleaved so that
 # the cache holds several beginnings at once.
-prefix_reuse_matches() {
-    local model=build/test-models/gemma-3-270m-q4_k_m.gguf fresh reused report n
+# (A subshell: its report file goes when it ends.)
+prefix_reuse_matches() (
+    local model=build/test-models/gemma-3-270m-q4_k_m.gguf fresh reused n
     local prompts=() line
     local directions=("English|Toki Pona|Hello, my friend." "Russian|English|Я тебя люблю." "Toki Pona|English|jan li moku e kili."
         "English|Toki Pona|The little child plays in the garden." "Vietnamese|Toki Pona|Tôi yêu bạn."
@@ -72,49 +73,41 @@ Toki Pona:" "English: Hello!
 Toki Pona: toki!
 English: My mother cooks food for the family.
 Toki Pona:")
+    local report long
+    report=$(mktemp)
+    trap 'rm -f "$report"' EXIT
     fresh=$(build/llm/bin/greedy_tokens --head full --prefix fresh --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
+    reused=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>"$report") || return 1
+    expect_tokens "$fresh" "$reused" "prompts started from cached cells give other tokens than prompts evaluated whole" || return 1
+    grep -Eq ' [1-9][0-9]* of [0-9]+ prompt tokens reused' "$report" || { echo "no prompt started from cached cells: $(cat "$report")" >&2; return 1; }
+    for n in 8 3; do
+        reused=$(build/llm/bin/greedy_tokens --batch "$n" --threads 2 "$model" 24 "${prompts[@]}" 2>"$report") || return 1
+        expect_tokens "$fresh" "$reused" "a batch of $n from cached cells gives other tokens than prompts evaluated whole" || return 1
+        grep -Eq '\([1-9][0-9]* of [0-9]+ prompt tokens reused' "$report" || { echo "a batch of $n reused no cells: $(cat "$report")" >&2; return 1; }
+    done
     # A prompt longer than the model's sliding window first (its window layers no longer hold
     # its beginning): the prompts after it that share that beginning must not take its cells.
-    local long reused_after
     long="Translate this from Toki Pona to English:
 Toki Pona: $(for _ in $(seq 110); do printf 'jan li moku e kili. '; done)
 English:"
-    reused_after=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "$long" "${prompts[@]}" 2>/dev/null | tail -n +2) ||
+    reused=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "$long" "${prompts[@]}" 2>/dev/null | tail -n +2) || return 1
+    expect_tokens "$fresh" "$reused" "prompts after one longer than the sliding window give other tokens than prompts evaluated whole" ||
         return 1
-    if [ "$fresh" != "$reused_after" ]; then
-        echo "prompts after one longer than the sliding window give other tokens than prompts evaluated whole" >&2
-        return 1
-    fi
-    report=$(mktemp)
-    reused=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>"$report") || { rm -f "$report"; return 1; }
-    if [ -z "$fresh" ] || [ "$fresh" != "$reused" ]; then
-        echo "prompts started from cached cells give other tokens than prompts evaluated whole" >&2
-        rm -f "$report"
-        return 1
-    fi
-    if ! grep -Eq ' [1-9][0-9]* of [0-9]+ prompt tokens reused' "$report"; then
-        echo "no prompt started from cached cells: $(cat "$report")" >&2
-        rm -f "$report"
-        return 1
-    fi
-    for n in 8 3; do
-        reused=$(build/llm/bin/greedy_tokens --batch "$n" --threads 2 "$model" 24 "${prompts[@]}" 2>"$report") || { rm -f "$report"; return 1; }
-        if [ "$fresh" != "$reused" ] || ! grep -Eq '\([1-9][0-9]* of [0-9]+ prompt tokens reused' "$report"; then
-            echo "a batch of $n from cached cells gives other tokens than prompts evaluated whole: $(cat "$report")" >&2
-            rm -f "$report"
-            return 1
-        fi
-    done
-    rm -f "$report"
     fresh=$(build/llm/bin/greedy_tokens --head full --prefix fresh --threads 2 "$model" 24 "${prompts[@]:9}" 2>/dev/null) || return 1
     for n in 0 2; do
         reused=$(build/llm/bin/greedy_tokens --batch "$n" --head trimmed --threads 2 --characters "$TOKI_PONA_TEST_CHARACTERS" \
             --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[@]:9}" 2>/dev/null) || return 1
-        if [ "$fresh" != "$reused" ]; then
-            echo "the trimmed head from cached cells (batch $n) gives other tokens than llama.cpp's head on whole prompts" >&2
+        expect_tokens "$fresh" "$reused" "the trimmed head from cached cells (batch $n) gives other tokens than llama.cpp's head on whole prompts" ||
             return 1
-        fi
     done
+)
+
+# expect_tokens WANT GOT MESSAGE: true where GOT lists the tokens WANT lists (and WANT lists
+# some); otherwise MESSAGE goes to standard error.
+expect_tokens() {
+    [ -n "$1" ] && [ "$1" = "$2" ] && return 0
+    echo "$3" >&2
+    return 1
 }
 
 # The trimmed head on each row kernel this CPU can run, and on ggml's vec_dot alone, gives
@@ -196,11 +189,8 @@ Toki Pona:")
     for n in 2 4; do
         together=$(build/llm/bin/greedy_tokens --batch "$n" --head trimmed --threads 2 --characters "$TOKI_PONA_TEST_CHARACTERS" \
             --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[@]}" 2>"$report") || { rm -f "$report"; return 1; }
-        if [ -z "$alone" ] || [ "$alone" != "$together" ]; then
-            echo "the trimmed head in a batch of $n gives other tokens than each prompt alone" >&2
-            rm -f "$report"
-            return 1
-        fi
+        expect_tokens "$alone" "$together" "the trimmed head in a batch of $n gives other tokens than each prompt alone" ||
+            { rm -f "$report"; return 1; }
         # The trimmed head took part: at least one check ran for the batch's states.
         if ! grep -Eq '^head: [0-9]+ rows, [1-9][0-9]* checks' "$report"; then
             echo "a batch of $n did not use the trimmed head: $(cat "$report")" >&2
