@@ -210,8 +210,14 @@ swift_tests() {
 bench_smoke() {
     local home
     home=$(mktemp -d)
-    ILOTOKI_HOME="$home" "$(swift build --show-bin-path)/ilotoki" bench --model build/test-models/tiny.gguf --prompts 3 --max-tokens 8 --batch 1,2 >/dev/null
-    local status=$?
+    local ilotoki status
+    ilotoki="$(swift build --show-bin-path)/ilotoki"
+    ILOTOKI_HOME="$home" "$ilotoki" bench --model build/test-models/tiny.gguf --prompts 3 --max-tokens 8 --batch 1,2 >/dev/null &&
+        ILOTOKI_HOME="$home" "$ilotoki" bench --model build/test-models/tiny.gguf --lines set --prompts 4 --batch 1,2 >/dev/null &&
+        printf 'jan li moku e kili.\nThe cat sleeps.\n\nЯ тебя люблю.\n' >"$home/lines.txt" &&
+        ILOTOKI_HOME="$home" "$ilotoki" bench --model build/test-models/tiny.gguf --lines "$home/lines.txt" --json >"$home/lines.json" &&
+        python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["lines"] and len(r["runs"][0]["prompts"]) == 3, r' "$home/lines.json"
+    status=$?
     rm -rf "$home"
     return $status
 }

@@ -26,6 +26,9 @@ struct BenchCommand {
                 "--restore", .required("on|off"),
                 help: "Read the model's missing pages back in one pass before decoding (on, the default) or let them fault back (off)."),
             OptionSpec(
+                "--lines", .required("FILE|set"),
+                help: "Translate real lines instead of the 36 prompts, as the command line does: each with its own length, its direction detected, its answer ending at its line's end (set: the 112 lines written for the bench, 32 English, 32 Russian and 16 Vietnamese into Toki Pona and 32 Toki Pona into English). With --batch, also together."),
+            OptionSpec(
                 "--prefix", .required("reuse|fresh"),
                 help: "Start each prompt from the cached cells of the beginning it shares with earlier ones (reuse, the default) or evaluate every prompt whole (fresh, for comparing: the same tokens)."),
             OptionSpec(
@@ -130,6 +133,11 @@ struct BenchCommand {
         let fullMsPerToken: Double?
         /// The prompts decoded together, for each `--batch` size.
         let batches: [BatchFigures]?
+        /// Wall time of the prompts one after another (each line's start to its end, restores,
+        /// prefills and decodes together), and the prefill and decode parts of it.
+        let oneAtATimeWallMs: Double
+        let prefillMs: Double
+        let decodeMs: Double
     }
 
     struct BatchFigures: Codable {
@@ -160,6 +168,8 @@ struct BenchCommand {
     }
 
     struct Report: Codable {
+        /// Real lines (`--lines`), each ending at its line's end, instead of the fixed prompts.
+        let lines: Bool
         let model: String
         let modelBytes: Int64
         let description: String
@@ -181,7 +191,7 @@ struct BenchCommand {
         let console = context.console
         let path = try modelPath()
         let maxTokens = try positive("--max-tokens") ?? 32
-        let promptLimit = try positive("--prompts") ?? BenchmarkPrompts.all.count
+        let promptLimit = try positive("--prompts") ?? Int.max
         let format = try TranslateCommand.format(arguments.value("--format"), command: "bench")
         let selection: TokenSelection
         switch arguments.value("--selection") ?? "argmax" {
@@ -206,7 +216,21 @@ struct BenchCommand {
             }
             return language
         }
-        let prompts = Array(BenchmarkPrompts.all.filter { target == nil || $0.direction.target == target }.prefix(promptLimit))
+        // Real lines (`--lines`) end at their line's end as translations do; the 36 prompts run
+        // to --max-tokens unless --few-shot.
+        let lines: [BenchmarkPrompts.Prompt]?
+        switch arguments.value("--lines") {
+        case nil: lines = nil
+        case "set": lines = BenchmarkLines.all
+        case let file?:
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw CLIError("Could not read the lines in '\(file)' as UTF-8 text.")
+            }
+            lines = try BenchmarkLines.read(text)
+            if lines?.isEmpty ?? true { throw CLIError("'\(file)' has no lines to translate.") }
+        }
+        let endAtLine = lines != nil || arguments.has("--few-shot")
+        let prompts = Array((lines ?? BenchmarkPrompts.all).filter { target == nil || $0.direction.target == target }.prefix(promptLimit))
         let json = arguments.has("--json")
         let evict = arguments.has("--evict")
         let restore: Bool
@@ -258,6 +282,7 @@ struct BenchCommand {
 
             var figures: [PromptFigures] = []
             var peakAnonymous = memory().anonymous
+            let oneAtATimeStart = ContinuousClock.now
             var evictedWith: String?
             for (index, prompt) in prompts.enumerated() {
                 var translationPrompt = format.translationPrompt(for: prompt.text, direction: prompt.direction)
@@ -266,8 +291,8 @@ struct BenchCommand {
                 let used = calibrations[target, default: fresh].next
                 if evict { evictedWith = try engine.evict() }
                 let stats = try await generate(
-                    engine, translationPrompt, maxTokens: maxTokens, selection: selection, head: used, restore: restore,
-                    endAtLine: fewShot)
+                    engine, translationPrompt, maxTokens: lines == nil ? maxTokens : Self.lineLimit(engine, prompt.text),
+                    selection: selection, head: used, restore: restore, endAtLine: endAtLine)
                 calibrations[target, default: fresh].record(used, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
                 peakAnonymous = max(peakAnonymous, memory().anonymous)
                 figures.append(
@@ -297,6 +322,7 @@ struct BenchCommand {
                             stats.head.fellBack ? " → full head" : stats.head.widened ? " → four languages' rows" : ""))
                 }
             }
+            let oneAtATimeWallMs = milliseconds(ContinuousClock.now - oneAtATimeStart)
             var batches: [BatchFigures]?
             if let batchSizes {
                 let batchPrompts = prompts.map { prompt in
@@ -305,8 +331,11 @@ struct BenchCommand {
                 }
                 // The head the sentence-by-sentence runs chose (or were told), as the app's batches do.
                 batches = try await runBatches(
-                    engine, batchPrompts, alone: figures.map(\.tokens), sizes: batchSizes, maxTokens: maxTokens,
-                    head: prompts.first.flatMap { calibrations[$0.direction.target]?.choice } ?? .full, endAtLine: fewShot, json: json)
+                    engine, batchPrompts, alone: figures.map(\.tokens), sizes: batchSizes,
+                    maxTokens: lines == nil ? maxTokens : prompts.map { Self.lineLimit(engine, $0.text) }.max() ?? maxTokens,
+                    limits: lines == nil ? nil : prompts.map { Self.lineLimit(engine, $0.text) },
+                    head: prompts.first.flatMap { calibrations[$0.direction.target]?.choice } ?? .full, asked: head.asked, endAtLine: endAtLine,
+                    json: json)
             }
             let decoded = figures.reduce(0) { $0 + $1.decodedTokens }
             let decodeMs = figures.reduce(0) { $0 + $1.decodeMs }
@@ -336,11 +365,11 @@ struct BenchCommand {
                     headChoices: Dictionary(uniqueKeysWithValues: calibrations.map { ($0.key.code, $0.value.choice?.rawValue ?? "undecided") }),
                     trimmedMsPerToken: Self.merged(calibrations.values.map(\.trimmed)).millisecondsPerToken,
                     fullMsPerToken: Self.merged(calibrations.values.map(\.full)).millisecondsPerToken,
-                    batches: batches))
+                    batches: batches, oneAtATimeWallMs: oneAtATimeWallMs, prefillMs: prefillMs, decodeMs: decodeMs))
         }
 
         let report = Report(
-            model: path, modelBytes: bytes, description: description, backend: Engine.backendVersion, maxTokens: maxTokens,
+            lines: lines != nil, model: path, modelBytes: bytes, description: description, backend: Engine.backendVersion, maxTokens: maxTokens,
             selection: arguments.value("--selection") ?? "argmax", logitsForAllPromptTokens: arguments.has("--logits-all"),
             head: head.rawValue, trimmedHeadAvailable: trimmable, trimmedHeadKernel: kernel, trimmedHeadKernelFromStates: kernelFromStates, performanceCoreCount: chosen, runs: runs)
         if json {
@@ -351,6 +380,12 @@ struct BenchCommand {
             console.out(summary(report))
         }
         return CLI.Status.ok
+    }
+
+    /// A line's output bound, as a translation's (`Translator.tokenLimit`): four tokens per
+    /// source token and 32 more, at most 512.
+    static func lineLimit(_ engine: Engine, _ text: String) -> Int {
+        min(512, Translator.outputTokensPerSourceToken * (engine.tokenCount(of: text) ?? 32) + Translator.outputTokenMargin)
     }
 
     /// Whether prompts start from the cached cells of a shared beginning (`--prefix`).
@@ -401,15 +436,18 @@ struct BenchCommand {
     /// tokens compared with each prompt's `alone`.
     @MainActor
     private func runBatches(
-        _ engine: Engine, _ prompts: [TranslationPrompt], alone: [[Int32]], sizes: [Int], maxTokens: Int, head: OutputHead, endAtLine: Bool,
-        json: Bool
+        _ engine: Engine, _ prompts: [TranslationPrompt], alone: [[Int32]], sizes: [Int], maxTokens: Int, limits: [Int]? = nil,
+        head: OutputHead, asked: OutputHead?, endAtLine: Bool, json: Bool
     ) async throws -> [BatchFigures] {
         var stops: [String] = []
         for stop in prompts.flatMap(\.stopSequences) where endAtLine && !stops.contains(stop) { stops.append(stop) }
+        // As the app's batches run (LLMTranslationEngine): steps of several sequences over every
+        // row unless llama.cpp's head is asked for, and the trimmed head's few-sequence steps where
+        // it was chosen, into one language.
         var options = GenerationOptions(
-            maxTokens: maxTokens, maxLines: endAtLine ? prompts.first?.maxLines : nil, stopSequences: stops, head: head,
+            maxTokens: maxTokens, maxLines: endAtLine ? prompts.first?.maxLines : nil, stopSequences: stops, head: asked == .full ? .full : .trimmed,
             reusePrefix: reusePrefix)
-        if let first = prompts.first, prompts.allSatisfy({ $0.targetLanguage == first.targetLanguage }) {
+        if head == .trimmed, let first = prompts.first, prompts.allSatisfy({ $0.targetLanguage == first.targetLanguage }) {
             options = options.writing(first.targetLanguage)
         }
         // Warm: the batch context is made for the largest batch (and kept), its buffers touched.
@@ -425,7 +463,7 @@ struct BenchCommand {
             let start = ContinuousClock.now
             var peakAnonymous = memory().anonymous
             for try await event in engine.batchEvents(
-                prompts: prompts.map(\.prompt), sequences: size, options: options)
+                prompts: prompts.map(\.prompt), maxTokens: limits, sequences: size, options: options)
             {
                 switch event {
                 case .piece:
@@ -463,7 +501,10 @@ struct BenchCommand {
 
     private func summary(_ report: Report) -> String {
         var text = "\n\(report.description) (\(ByteSize.text(report.modelBytes))), llama.cpp \(report.backend)\n"
-        text += "\(report.runs.first?.prompts.count ?? 0) prompts, up to \(report.maxTokens) tokens each, selection \(report.selection), "
+        text +=
+            report.lines
+            ? "\(report.runs.first?.prompts.count ?? 0) lines, each to its line's end, selection \(report.selection), "
+            : "\(report.runs.first?.prompts.count ?? 0) prompts, up to \(report.maxTokens) tokens each, selection \(report.selection), "
         if report.head != "full" && !report.trimmedHeadAvailable {
             text += "full head (this model's cannot be trimmed)\n\n"
         } else if report.head != "full" {
@@ -481,6 +522,12 @@ struct BenchCommand {
                 run.peakAnonymousRSSMiB, mark)
             if report.head == "auto" {
                 text += "        head: \(run.headChoice ?? "undecided") (\(run.headReason))\n"
+            }
+            if report.lines {
+                text += String(
+                    format: "        %d lines one at a time in %.0f ms (%.2f lines/s): prefill %.0f ms, decode %.0f ms, first piece %.1f ms (median)\n",
+                    run.prompts.count, run.oneAtATimeWallMs, run.oneAtATimeWallMs > 0 ? Double(run.prompts.count) * 1000 / run.oneAtATimeWallMs : 0,
+                    run.prefillMs, run.decodeMs, run.medianFirstPieceMs)
             }
             if let evicted = run.evictedWith {
                 text += String(
