@@ -280,6 +280,8 @@ struct BenchCommand {
             let fresh = HeadCalibration.start(asked: head.asked, info: engine.info)
             var calibrations: [Language: HeadCalibration] = [:]
 
+            // Each real line's output bound, as its translation's.
+            let lineLimits = lines == nil ? nil : prompts.map { Self.lineLimit(engine, $0.text) }
             var figures: [PromptFigures] = []
             var peakAnonymous = memory().anonymous
             let oneAtATimeStart = ContinuousClock.now
@@ -291,7 +293,7 @@ struct BenchCommand {
                 let used = calibrations[target, default: fresh].next
                 if evict { evictedWith = try engine.evict() }
                 let stats = try await generate(
-                    engine, translationPrompt, maxTokens: lines == nil ? maxTokens : Self.lineLimit(engine, prompt.text),
+                    engine, translationPrompt, maxTokens: lineLimits?[index] ?? maxTokens,
                     selection: selection, head: used, restore: restore, endAtLine: endAtLine)
                 calibrations[target, default: fresh].record(used, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
                 peakAnonymous = max(peakAnonymous, memory().anonymous)
@@ -332,8 +334,7 @@ struct BenchCommand {
                 // The head the sentence-by-sentence runs chose (or were told), as the app's batches do.
                 batches = try await runBatches(
                     engine, batchPrompts, alone: figures.map(\.tokens), sizes: batchSizes,
-                    maxTokens: lines == nil ? maxTokens : prompts.map { Self.lineLimit(engine, $0.text) }.max() ?? maxTokens,
-                    limits: lines == nil ? nil : prompts.map { Self.lineLimit(engine, $0.text) },
+                    maxTokens: lineLimits?.max() ?? maxTokens, limits: lineLimits,
                     head: prompts.first.flatMap { calibrations[$0.direction.target]?.choice } ?? .full, asked: head.asked, endAtLine: endAtLine,
                     json: json)
             }
@@ -382,10 +383,9 @@ struct BenchCommand {
         return CLI.Status.ok
     }
 
-    /// A line's output bound, as a translation's (`Translator.tokenLimit`): four tokens per
-    /// source token and 32 more, at most 512.
+    /// A line's output bound: a translation's (`Translator.tokenLimit`).
     static func lineLimit(_ engine: Engine, _ text: String) -> Int {
-        min(512, Translator.outputTokensPerSourceToken * (engine.tokenCount(of: text) ?? 32) + Translator.outputTokenMargin)
+        Translator.tokenLimit(forSourceTokens: engine.tokenCount(of: text) ?? Translator.defaultMaxTokens)
     }
 
     /// Whether prompts start from the cached cells of a shared beginning (`--prefix`).

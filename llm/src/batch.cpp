@@ -164,19 +164,8 @@ bool ilotoki_llm::decode_sequence(const llama_token *tokens, int32_t count, int3
     for (int32_t offset = 0; offset < count; offset += batches.most_tokens) {
         const int32_t chunk = std::min(batches.most_tokens, count - offset);
         batches.tokens.n_tokens = chunk;
-        for (int32_t i = 0; i < chunk; ++i) {
-            batches.tokens.token[i] = tokens[offset + i];
-            batches.tokens.pos[i] = at + offset + i;
-            batches.tokens.n_seq_id[i] = 1;
-            batches.tokens.seq_id[i][0] = slot;
-            batches.tokens.logits[i] = offset + i == count - 1 ? 1 : 0;
-        }
-        const int32_t result = llama_decode(batches.context, batches.tokens);
-        if (result == 2) return false;
-        if (result != 0) {
-            throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
-                            "llama.cpp failed to evaluate the model (llama_decode returned " + std::to_string(result) + ")."};
-        }
+        for (int32_t i = 0; i < chunk; ++i) set_batch_token(batches.tokens, i, tokens[offset + i], at + offset + i, slot, offset + i == count - 1);
+        if (!evaluate(batches.context, batches.tokens)) return false;
     }
     return true;
 }
@@ -277,21 +266,11 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
 
     int32_t tokens = 0;
     const auto add_token = [&](llama_token token, llama_pos at, int32_t slot, bool output) {
-        batches.tokens.token[tokens] = token;
-        batches.tokens.pos[tokens] = at;
-        batches.tokens.n_seq_id[tokens] = 1;
-        batches.tokens.seq_id[tokens][0] = slot;
-        batches.tokens.logits[tokens] = output ? 1 : 0;
-        tokens += 1;
+        set_batch_token(batches.tokens, tokens++, token, at, slot, output);
     };
     const auto decode_tokens = [&]() {
         batches.tokens.n_tokens = tokens;
-        const int32_t result = llama_decode(batches.context, batches.tokens);
-        if (result != 0 && result != 2) {
-            throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
-                            "llama.cpp failed to evaluate the model (llama_decode returned " + std::to_string(result) + ")."};
-        }
-        return result == 0;
+        return evaluate(batches.context, batches.tokens);
     };
     // The admitted prompts, each from its cached beginning on, all but their last tokens in one
     // evaluation that outputs nothing; their last tokens join the step below, so each one's

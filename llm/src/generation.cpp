@@ -36,20 +36,10 @@ bool ilotoki_llm::decode(const llama_token *tokens, int32_t count, bool logits_f
         const int32_t chunk = std::min(batch_size, count - offset);
         batch.n_tokens = chunk;
         for (int32_t i = 0; i < chunk; ++i) {
-            batch.token[i] = tokens[offset + i];
-            batch.pos[i] = position + i;
-            batch.n_seq_id[i] = 1;
-            batch.seq_id[i][0] = 0;
             const bool last = offset + i == count - 1;
-            batch.logits[i] = (last || logits_for_all) ? 1 : 0;
+            set_batch_token(batch, i, tokens[offset + i], position + i, 0, last || logits_for_all);
         }
-        const int32_t result = llama_decode(context, batch);
-        if (result == 2) return false;
-        if (result != 0) {
-            throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
-                            "llama.cpp failed to evaluate the model (llama_decode returned " +
-                                std::to_string(result) + ")."};
-        }
+        if (!evaluate(context, batch)) return false;
         position += chunk;
     }
     if (count > 0) last_decoded = tokens[count - 1];

@@ -85,6 +85,27 @@ struct CoreError {
     std::string message;
 };
 
+/// Sets entry `i` of `batch`: `token` at position `at` of `sequence`, with its logits or not.
+inline void set_batch_token(llama_batch &batch, int32_t i, llama_token token, llama_pos at, llama_seq_id sequence, bool output) {
+    batch.token[i] = token;
+    batch.pos[i] = at;
+    batch.n_seq_id[i] = 1;
+    batch.seq_id[i][0] = sequence;
+    batch.logits[i] = output ? 1 : 0;
+}
+
+/// Evaluates `batch` (its first `n_tokens`): false where a stop interrupted it (llama.cpp's
+/// abort callback); throws where llama.cpp failed.
+inline bool evaluate(llama_context *context, const llama_batch &batch) {
+    const int32_t result = llama_decode(context, batch);
+    if (result == 2) return false;
+    if (result != 0) {
+        throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
+                        "llama.cpp failed to evaluate the model (llama_decode returned " + std::to_string(result) + ")."};
+    }
+    return true;
+}
+
 } // namespace ilotoki
 
 struct ilotoki_llm {

@@ -103,7 +103,7 @@ public struct Translator: Sendable {
     /// Each sentence on its own (the default); `false` translates each line whole where it fits.
     public let bySentence: Bool
 
-    public init(engine: any TranslationEngine, format: PromptFormat, maxTokens: Int = 512, bySentence: Bool = true) {
+    public init(engine: any TranslationEngine, format: PromptFormat, maxTokens: Int = Translator.defaultMaxTokens, bySentence: Bool = true) {
         self.engine = engine
         self.format = format
         self.maxTokens = maxTokens
@@ -136,8 +136,16 @@ public struct Translator: Sendable {
     /// model caught in a loop, far above what any translation needs (docs/translation.md,
     /// "How long a translation may be"), and never above `maxTokens`.
     public func tokenLimit(forSourceTokens sourceTokens: Int) -> Int {
-        min(maxTokens, Self.outputTokensPerSourceToken * sourceTokens + Self.outputTokenMargin)
+        Self.tokenLimit(forSourceTokens: sourceTokens, maxTokens: maxTokens)
     }
+
+    /// The same bound for a translator whose largest output is `maxTokens`.
+    public static func tokenLimit(forSourceTokens sourceTokens: Int, maxTokens: Int = defaultMaxTokens) -> Int {
+        min(maxTokens, outputTokensPerSourceToken * sourceTokens + outputTokenMargin)
+    }
+
+    /// The largest output of a translation unless a translator is made with another.
+    public static let defaultMaxTokens = 512
 
     /// Output tokens allowed per source token, and the margin on top (short sentences, names).
     public static let outputTokensPerSourceToken = 4
