@@ -11,7 +11,10 @@ import IloTokiLocking
 /// ETags, redirects like Hugging Face's `resolve/` URLs (a 302 carrying `X-Linked-Etag` and
 /// `X-Linked-Size`), and can be told to misbehave.
 ///
-/// Each connection is served on a thread of its own and closed after one response.
+/// Each connection is served on a thread of its own and closed after one response. A request
+/// is recorded before any of its answer is sent, so whatever a client has seen of the server,
+/// `requests` already lists. The server stops when `stop()` is called or when the test lets go
+/// of it, its accepting thread included.
 public final class TestHTTPServer: Sendable {
     /// A way to misbehave, applied to one response (queued with `addFaults`).
     public enum Fault: Sendable {
@@ -102,9 +105,14 @@ public final class TestHTTPServer: Sendable {
         withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
         }
+        let boundPort = Int(UInt16(bigEndian: address.sin_port))
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in acceptLoop() }
+        port = boundPort
+        // The accepting thread holds the server only while it hands over a connection, so the
+        // test's letting go of the server ends it (deinit stops it; then accept fails and the
+        // thread closes the listening socket and ends).
+        let server = WeakServer(self)
+        let thread = Thread { Self.acceptLoop(fd, port: boundPort, server) }
         thread.name = "test-http-server"
         thread.start()
     }
@@ -170,23 +178,45 @@ public final class TestHTTPServer: Sendable {
             return !state.stopped
         }
         guard wasRunning else { return }
+        // Wakes the accepting thread (accept fails), which closes the socket: closing it here
+        // could hand its number to another socket while that thread is about to accept on it.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private var stopped: Bool { state.withLock { $0.stopped } }
 
     // MARK: - Serving
 
-    private func acceptLoop() {
-        while !stopped {
+    /// The server, not kept alive by the thread that accepts its connections.
+    private final class WeakServer: @unchecked Sendable {
+        weak var server: TestHTTPServer?
+        init(_ server: TestHTTPServer) { self.server = server }
+    }
+
+    /// The ports whose accepting threads are running, in this process.
+    private static let accepting = Locked(Set<Int>())
+
+    /// Whether the accepting thread of the server that listened on `port` is still running.
+    public static func isAccepting(port: Int) -> Bool { accepting.withLock { $0.contains(port) } }
+
+    private static func acceptLoop(_ listener: Int32, port: Int, _ weakServer: WeakServer) {
+        accepting.withLock { _ = $0.insert(port) }
+        defer {
+            close(listener)
+            accepting.withLock { _ = $0.remove(port) }
+        }
+        while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            let thread = Thread { [self] in
-                handle(client)
+            guard let server = weakServer.server, !server.stopped else {
+                close(client)
+                return
+            }
+            let thread = Thread {
+                server.handle(client)
                 close(client)
             }
             thread.start()
@@ -205,8 +235,8 @@ public final class TestHTTPServer: Sendable {
             if let etag = redirect.linkedEtag { extra += "X-Linked-Etag: \"\(etag)\"\r\n" }
             if let size = redirect.linkedSize { extra += "X-Linked-Size: \(size)\r\n" }
             extra += "ETag: \"redirect-\(path.hashValue)\"\r\n"
-            sendHead(client, status: 302, headers: extra + "Content-Length: 0\r\n")
             record(method, path, headers, status: 302)
+            sendHead(client, status: 302, headers: extra + "Content-Length: 0\r\n")
             return
         }
         let (resource, fault): (Resource?, Fault?) = state.withLock { state in
@@ -220,8 +250,8 @@ public final class TestHTTPServer: Sendable {
             return (state.resources[path], fault)
         }
         guard let resource else {
-            sendHead(client, status: 404, headers: "Content-Length: 0\r\n")
             record(method, path, headers, status: 404)
+            sendHead(client, status: 404, headers: "Content-Length: 0\r\n")
             return
         }
         switch fault {
@@ -229,8 +259,8 @@ public final class TestHTTPServer: Sendable {
             record(method, path, headers, status: 0)
             return
         case .status(let status)?:
-            sendHead(client, status: status, headers: "Content-Length: 0\r\n")
             record(method, path, headers, status: status)
+            sendHead(client, status: status, headers: "Content-Length: 0\r\n")
             return
         default: break
         }
@@ -243,8 +273,8 @@ public final class TestHTTPServer: Sendable {
             let ifRangeMatches = headers["if-range"].map { $0 == resource.etag } ?? true
             if ifRangeMatches {
                 if requested >= size {
-                    sendHead(client, status: 416, headers: "Content-Range: bytes */\(size)\r\nContent-Length: 0\r\n")
                     record(method, path, headers, status: 416)
+                    sendHead(client, status: 416, headers: "Content-Range: bytes */\(size)\r\nContent-Length: 0\r\n")
                     return
                 }
                 switch fault {
@@ -261,8 +291,8 @@ public final class TestHTTPServer: Sendable {
         }
         var head = "ETag: \(resource.etag)\r\nContent-Type: \(resource.contentType)\r\nAccept-Ranges: bytes\r\nContent-Length: \(end + 1 - start)\r\n"
         if status == 206 { head += "Content-Range: bytes \(start)-\(end)/\(size)\r\n" }
-        sendHead(client, status: status, headers: head)
         record(method, path, headers, status: status)
+        sendHead(client, status: status, headers: head)
         guard method != "HEAD" else { return }
 
         // Where this response stops early, if it does.

@@ -32,11 +32,12 @@ public final class ToolProcess: @unchecked Sendable {
         binDirectory.appendingPathComponent(name)
     }
 
-    private let process = Process()
-    private let stdoutPipe = Pipe()
-    private let stderrPipe = Pipe()
-    private let stdinPipe = Pipe()
-    private let output = OutputCollector()
+    private let process: Process
+    private let stdinPipe: Pipe
+    // Standard output and error are each read by a thread of its own (PipeReader), never by a
+    // dispatch source.
+    private let stdoutReader: PipeReader
+    private let stderrReader: PipeReader
 
     /// Starts `executable` with `arguments`; the environment is exactly `environment` plus PATH and HOME.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String], wrapper: [String] = []) throws {
@@ -44,6 +45,7 @@ public final class ToolProcess: @unchecked Sendable {
         let inherited = ProcessInfo.processInfo.environment
         env["PATH"] = env["PATH"] ?? inherited["PATH"]
         env["HOME"] = env["HOME"] ?? inherited["HOME"]
+        let process = Process()
         if wrapper.isEmpty {
             process.executableURL = executable
             process.arguments = arguments
@@ -52,13 +54,26 @@ public final class ToolProcess: @unchecked Sendable {
             process.arguments = wrapper + [executable.path] + arguments
         }
         process.environment = env
+        let stdoutPipe = Pipe()
+        let stderrPipe = Pipe()
+        let stdinPipe = Pipe()
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = stdinPipe
-        let collector = output
-        stdoutPipe.fileHandleForReading.readabilityHandler = { handle in collector.add(handle.availableData, error: false) }
-        stderrPipe.fileHandleForReading.readabilityHandler = { handle in collector.add(handle.availableData, error: true) }
         try Self.withEndingSignalsUnblocked { try process.run() }
+        // Only once the child runs: `run` has closed our copies of the pipes' write ends, so
+        // each read ends when the child (and whatever inherited its descriptors) closes them.
+        let name = executable.lastPathComponent
+        self.process = process
+        self.stdinPipe = stdinPipe
+        stdoutReader = PipeReader(stdoutPipe.fileHandleForReading, name: "\(name) stdout")
+        stderrReader = PipeReader(stderrPipe.fileHandleForReading, name: "\(name) stderr")
+    }
+
+    /// A child still running when its test lets go of it is killed, so that neither it nor the
+    /// threads reading its pipes outlive the test.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// Runs `body` (a spawn) with SIGTERM, SIGINT and SIGHUP unblocked on this thread. A child
@@ -79,9 +94,10 @@ public final class ToolProcess: @unchecked Sendable {
 
     public var processIdentifier: Int32 { process.processIdentifier }
 
-    /// Writes to the process's standard input.
+    /// Writes to the process's standard input. A child that has closed its standard input (or
+    /// ended) gets nothing more; the test process is not killed by SIGPIPE for it.
     public func write(_ data: Data) {
-        stdinPipe.fileHandleForWriting.write(data)
+        Self.writeWithoutSIGPIPE(stdinPipe.fileHandleForWriting.fileDescriptor, data)
     }
 
     /// Closes standard input (end of file).
@@ -90,10 +106,10 @@ public final class ToolProcess: @unchecked Sendable {
     }
 
     /// Standard output so far.
-    public var stdoutSoFar: String { output.text(error: false) }
+    public var stdoutSoFar: String { String(decoding: stdoutReader.data, as: UTF8.self) }
 
     /// Standard error so far.
-    public var stderrSoFar: String { output.text(error: true) }
+    public var stderrSoFar: String { String(decoding: stderrReader.data, as: UTF8.self) }
 
     /// Waits until standard output so far satisfies `condition` (what a test waits for: a
     /// line, a piece of a translation).
@@ -130,12 +146,15 @@ public final class ToolProcess: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         process.waitUntilExit()
-        stdoutPipe.fileHandleForReading.readabilityHandler = nil
-        stderrPipe.fileHandleForReading.readabilityHandler = nil
-        output.add(stdoutPipe.fileHandleForReading.readDataToEndOfFile(), error: false)
-        output.add(stderrPipe.fileHandleForReading.readDataToEndOfFile(), error: true)
+        // What the child wrote is in the pipes; the reads end once every writer has closed them.
+        // A grandchild that inherited a pipe (a daemon the tool started) may hold it open: what
+        // came until then is kept, and the reader ends with it.
+        for reader in [stdoutReader, stderrReader] { _ = await reader.end(timeout: .seconds(10) * testTimeScale) }
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Result(status: status, stdout: output.text(error: false), stderr: output.text(error: true), stdoutData: output.data(error: false))
+        let stdout = stdoutReader.data
+        return Result(
+            status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderrReader.data, as: UTF8.self),
+            stdoutData: stdout)
     }
 
     /// Runs a tool to the end with `input` on standard input (at most `timeout`, then kills it).
@@ -149,23 +168,43 @@ public final class ToolProcess: @unchecked Sendable {
         return await tool.wait(timeout: timeout)
     }
 
-    private final class OutputCollector: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stdout = Data()
-        private var stderr = Data()
+    /// Writes all of `data` to `descriptor` (a pipe), stopping quietly when its reader has
+    /// gone (EPIPE). SIGPIPE is blocked on this thread meanwhile and a pending one taken back,
+    /// so the write reports EPIPE instead of killing the test process; the child's own
+    /// disposition of SIGPIPE is left as it was (an ignored signal would be inherited).
+    static func writeWithoutSIGPIPE(_ descriptor: Int32, _ data: Data) {
+        #if canImport(Glibc)
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            var previous = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+            defer {
+                var pending = sigset_t()
+                sigpending(&pending)
+                if sigismember(&pending, SIGPIPE) == 1, sigismember(&previous, SIGPIPE) == 0 {
+                    var immediately = timespec(tv_sec: 0, tv_nsec: 0)
+                    _ = sigtimedwait(&pipeSignal, nil, &immediately)
+                }
+                pthread_sigmask(SIG_SETMASK, &previous, nil)
+            }
+        #endif
+        writeAll(descriptor, data)
+    }
+}
 
-        func add(_ data: Data, error: Bool) {
-            lock.lock()
-            defer { lock.unlock() }
-            if error { stderr.append(data) } else { stdout.append(data) }
+/// Writes every byte of `data` to `descriptor`, until an error other than EINTR.
+private func writeAll(_ descriptor: Int32, _ data: Data) {
+    data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+        guard let base = buffer.baseAddress else { return }
+        var done = 0
+        while done < buffer.count {
+            let count = write(descriptor, base + done, buffer.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            done += count
         }
-
-        func data(error: Bool) -> Data {
-            lock.lock()
-            defer { lock.unlock() }
-            return error ? stderr : stdout
-        }
-
-        func text(error: Bool) -> String { String(decoding: data(error: error), as: UTF8.self) }
     }
 }

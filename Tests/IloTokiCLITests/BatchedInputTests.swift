@@ -44,7 +44,7 @@ import Testing
         }
         let one = try objects(oneByOne)
         let many = try objects(batched)
-        #expect(one.count == 10 && many.count == 10, "one answer per line")
+        try #require(one.count == 10 && many.count == 10, "one answer per line")
         #expect(many.map { $0["source"] as? String } == one.map { $0["source"] as? String })
         #expect(many.map { $0["result"] as? String } == one.map { $0["result"] as? String })
         #expect(many[3]["error"] as? String == "not valid UTF-8 text")

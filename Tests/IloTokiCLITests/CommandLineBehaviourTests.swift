@@ -39,7 +39,7 @@ import Testing
         let plain = try await run(["--model", tiny, "--threads", "1"], input: input)
         #expect(plain.status == 1)
         let lines = plain.stdout.components(separatedBy: "\n")
-        #expect(lines.count == 7 && lines.last == "", "six lines and the final newline: \(lines)")
+        try #require(lines.count == 7 && lines.last == "", "six lines and the final newline: \(lines)")
         #expect(!lines[0].isEmpty && lines[1].isEmpty && lines[2].isEmpty && lines[3].isEmpty && lines[4].isEmpty && !lines[5].isEmpty)
         #expect(plain.stderr.contains("line 4"))
         #expect(plain.stderr.contains("line 5"))
@@ -48,7 +48,7 @@ import Testing
         let json = try await run(["--model", tiny, "--threads", "1", "--json"], input: input)
         #expect(json.status == 1)
         let objects = try json.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
-        #expect(objects.count == 6)
+        try #require(objects.count == 6)
         #expect(objects.map { $0["source"] as? String } == ["mi moku", "", "   ", nil, "こんにちは", "sina lape"])
         #expect(objects[1]["result"] as? String == "")
         #expect(objects[3]["error"] is String && objects[4]["error"] is String)

@@ -90,7 +90,7 @@ import Testing
         let result = try await run(["--model", tiny, "--json", "--from", "tok"], input: "mi moku\nsina lape\n\njan li kama\n")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 4)  // the empty line is answered too, so output lines up with input
+        try #require(lines.count == 4)  // the empty line is answered too, so output lines up with input
         let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
         #expect(objects.map { $0["source"] as? String } == ["mi moku", "sina lape", "", "jan li kama"])
         #expect(lines[2] == #"{"from":"tok","to":"en","source":"","result":""}"#)
@@ -122,7 +122,7 @@ import Testing
         #expect(result.stderr.contains("line 2"))
         #expect(result.stderr.contains("UTF-8"))
         let objects = result.stdout.split(separator: "\n")
-        #expect(objects.count == 3)  // the other lines were translated, and line 2 answered with its error
+        try #require(objects.count == 3)  // the other lines were translated, and line 2 answered with its error
         #expect(objects[1].hasPrefix(#"{"from":"tok","to":"en","source":null,"error":"#))
     }
 

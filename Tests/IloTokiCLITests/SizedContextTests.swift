@@ -52,6 +52,7 @@ import Testing
         let largest = try await benchmarkTokens(head: .full)
         #expect(largest.contexts == [2048], "a larger context is kept for the translations after it")
         #expect(largest.tokens.count == 36 && largest.tokens.allSatisfy { !$0.isEmpty })
+        try #require(sizedFull.tokens.count == largest.tokens.count && sizedTrimmed.tokens.count == largest.tokens.count)
         for index in largest.tokens.indices {
             #expect(sizedFull.tokens[index] == largest.tokens[index], "prompt \(index + 1), llama.cpp's head")
             #expect(sizedTrimmed.tokens[index] == largest.tokens[index], "prompt \(index + 1), the trimmed head")

@@ -62,7 +62,8 @@ import Testing
         let missing = app.home.url.appendingPathComponent("missing.gguf").path
         #expect(model.perform(.importModel(ModelImport(path: missing, format: .sourceTarget))) == .done)
         await model.settled()
-        #expect(model.notices.count == 1 && model.notices[0].contains("missing.gguf"))
+        try #require(model.notices.count == 1)
+        #expect(model.notices[0].contains("missing.gguf"))
         // The same failure, waited for, is returned instead.
         model.perform(.dismissNotice(index: 0))
         guard case .failed(let reason) = await model.run(.importModel(ModelImport(path: missing, format: .sourceTarget))) else {

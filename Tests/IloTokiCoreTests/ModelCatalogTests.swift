@@ -90,6 +90,7 @@ import Testing
                           "bytes": 10, "format": "sourceTarget", "deprecated": true}]}
             """#.utf8).write(to: file)
         let loaded = try ModelCatalog.load(from: file)
+        try #require(loaded.entries.count == 2)
         #expect(loaded.entries[0].source == ModelSource.hub(repository: "o/r", revision: "main", approximateBytes: nil))
         #expect(loaded.entries[0].fileName == "New-Q8_0.gguf")
         #expect(loaded.entries[1].bytes == 10 && loaded.entries[1].deprecated)

@@ -116,7 +116,7 @@ import Testing
         let installed = try await downloader().download(request("/resolve/main/model.gguf", size: data.count))
         #expect(installed.sha256 == sha256)
         let cdn = server.requests.filter { $0.path == "/cdn/model.gguf" }
-        #expect(cdn.count == 2)
+        try #require(cdn.count == 2)
         // Every attempt goes through the redirect again (CDN links expire).
         #expect(server.requests.filter { $0.path == "/resolve/main/model.gguf" }.count == 2)
         #expect(cdn.allSatisfy { $0.headers["accept-encoding"] == "identity" })
@@ -134,7 +134,7 @@ import Testing
         #expect(installed.sha256 == SHA256.hex(of: data))
         let requests = server.requests
         // Two ranged requests answered with 200 were dropped; then a plain request from zero.
-        #expect(requests.count == 4)
+        try #require(requests.count == 4)
         #expect(requests[1].headers["range"] != nil && requests[1].status == 200)
         #expect(requests[2].headers["range"] != nil && requests[2].status == 200)
         #expect(requests[3].headers["range"] == nil)
@@ -148,7 +148,7 @@ import Testing
         let installed = try await downloader().download(request("/m.gguf", size: data.count))
         #expect(installed.sha256 == SHA256.hex(of: data))
         let requests = server.requests
-        #expect(requests.count == 3)
+        try #require(requests.count == 3)
         // The bad 206 was dropped and the same range asked for again.
         #expect(Self.rangeStart(requests[1].headers["range"]) == 1 << 20)
         #expect(Self.rangeStart(requests[2].headers["range"]) == 1 << 20)
@@ -165,7 +165,7 @@ import Testing
         #expect(installed.sha256 == SHA256.hex(of: new))
         #expect(try fileSHA256(destination) == SHA256.hex(of: new))
         let requests = server.requests
-        #expect(requests.count == 2)
+        try #require(requests.count == 2)
         #expect(requests[1].headers["if-range"] == "\"v1\"")
         #expect(requests[1].status == 200)
     }
@@ -402,7 +402,8 @@ import Testing
         var next = 0
         for (index, range) in ranges.enumerated() {
             let bounds = range.dropFirst(6).split(separator: "-").compactMap { Int($0) }
-            #expect(bounds.count == 2 && bounds[0] == next, "\(ranges)")
+            try #require(bounds.count == 2, "\(ranges)")
+            #expect(bounds[0] == next, "\(ranges)")
             let length = (bounds.last ?? 0) - (bounds.first ?? 0) + 1
             #expect(index == ranges.count - 1 ? next + length == data.count : sizes.contains(length), "\(ranges)")
             next = (bounds.last ?? 0) + 1

@@ -37,6 +37,7 @@ import Testing
 
     @Test func statesOfCompleteShortAndPartialFiles() throws {
         let store = try store()
+        try #require(Self.catalog.entries.count >= 2)
         let a = Self.catalog.entries[0]
         let b = Self.catalog.entries[1]
         #expect(store.state(of: a) == .notInstalled)
@@ -53,7 +54,7 @@ import Testing
 
     @Test func deleteRemovesTheFilePartAndRecords() throws {
         let store = try store()
-        let a = Self.catalog.entries[0]
+        let a = try #require(Self.catalog.entries.first)
         try write(1000, to: store.fileURL(for: a))
         try "abc\n".write(to: ModelStore.sha256RecordURL(for: store.fileURL(for: a)), atomically: true, encoding: .utf8)
         try write(10, to: store.partURL(for: a))

@@ -69,7 +69,7 @@ import Testing
         #expect(downloader.requests.isEmpty)
         model.perform(.acceptLicence)
         #expect(model.perform(.pressSlab) == .done)
-        #expect(downloader.requests.count == 1)
+        try #require(downloader.requests.count == 1)
         #expect(downloader.requests[0].url == Self.current.url)
         #expect(model.slabAction == .busy)
 
