@@ -7,8 +7,11 @@ import Observation
 /// model's state, through Observation), and at least every 20 ms for state outside
 /// Observation (an engine's counters, a file). Use it as `#expect(await eventually { … })`.
 /// The timeout is multiplied by `testTimeScale` (a sanitized build runs several times slower).
+/// It is generous (a minute) because a passing wait returns as soon as the condition holds: only
+/// a failing test waits it out, and a loaded machine (the stress script, CI beside other jobs)
+/// can take many seconds to load a model or finish a download.
 @MainActor
-public func eventually(timeout: Duration = .seconds(10), _ condition: @MainActor () -> Bool) async -> Bool {
+public func eventually(timeout: Duration = .seconds(60), _ condition: @MainActor () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout * testTimeScale
     while !condition() {
         if ContinuousClock.now >= deadline { return false }

@@ -130,7 +130,7 @@ import Testing
         let tiny = try TestModels.require(TestModels.tiny)
         let tool = try ToolProcess(
             URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", "\(ilotoki.path) --model \(tiny) --json", "/dev/null"], environment: environment)
-        let result = await tool.wait(timeout: .seconds(30))
+        let result = await tool.wait()
         #expect(result.status == 2)
         #expect(result.stdout.contains("--json needs the text"))
     }

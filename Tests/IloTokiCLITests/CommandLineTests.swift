@@ -218,22 +218,26 @@ import Testing
             URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", "\(ilotoki.path) --model \(gemma)", "/dev/null"], environment: environment)
         // Each prompt starts a line of the terminal ("\r\n", one Character in Swift); libedit
         // redraws a line being edited in place (after a bare "\r"), so prompts are counted by line.
-        func prompts() -> Int {
+        // A step waits as long as a loaded machine may take to translate (waitForStdout throws,
+        // naming what it saw, only when the deadline passes; a passing step returns at once).
+        func prompts(_ output: String) -> Int {
             let prompts = TranslationDirection.all.map { "\($0) › " }
-            return tool.stdoutSoFar.components(separatedBy: "\r\n").filter { line in prompts.contains { line.contains($0) } }.count
+            return output.components(separatedBy: "\r\n").filter { line in prompts.contains { line.contains($0) } }.count
         }
         func waitForPrompt(_ count: Int) async throws {
-            for _ in 0..<3000 where prompts() < count { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(prompts() >= count, "prompt \(count) did not come: \(tool.stdoutSoFar)")
+            try await tool.waitForStdout(timeout: .seconds(180)) { prompts($0) >= count }
+        }
+        func waitFor(_ text: String) async throws {
+            try await tool.waitForStdout(timeout: .seconds(180)) { $0.contains(text) }
         }
         try await waitForPrompt(1)
         // Typed with a slip mended by the arrow keys; libedit edits the line, so the escape
         // sequences never reach the text.
         tool.write(Data("I love yuo\u{1B}[D\u{08}\u{1B}[Cu\r".utf8))  // "yuo", ←, backspace, →, "u": "you"
-        for _ in 0..<3000 where !tool.stdoutSoFar.contains("I love you\r\n") { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitFor("I love you\r\n")
         try await waitForPrompt(2)
         tool.write(Data(":history\r".utf8))
-        for _ in 0..<3000 where !tool.stdoutSoFar.contains("en→tok  I love you → ") { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitFor("en→tok  I love you → ")
         try await waitForPrompt(3)
         // Ctrl-C on a half-typed line drops it and gives a fresh prompt.
         tool.write(Data("half a line\u{03}".utf8))
@@ -245,7 +249,7 @@ import Testing
         try await waitForPrompt(6)
         let afterSentence = tool.stdoutSoFar.components(separatedBy: "good morning").last ?? ""
         tool.write(Data([0x04]))  // Ctrl-D
-        let result = await tool.wait(timeout: .seconds(30))
+        let result = await tool.wait()
         #expect(result.status == 0)
         #expect(result.stdout.contains("en→tok  I love you → I love you"))
         #expect(afterSentence.contains("tok→ru › "), "the direction set with :to stayed: \(afterSentence)")

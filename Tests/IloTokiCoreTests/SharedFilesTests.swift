@@ -51,7 +51,7 @@ import Testing
         #expect(Set(first.history.entries.map(\.source)) == ["one", "two", "three"])
         second.perform(.refresh)
         await second.flushWrites()
-        for _ in 0..<100 where second.history.entries.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await eventually { second.history.entries.count == 3 })
         #expect(Set(second.history.entries.map(\.source)) == ["one", "two", "three"])
     }
 

@@ -35,7 +35,7 @@ import Testing
             #expect(TestHTTPServer.isAccepting(port: port))
         }
         let released = port
-        let ended = await eventually(timeout: .seconds(10)) { !TestHTTPServer.isAccepting(port: released) }
+        let ended = await eventually { !TestHTTPServer.isAccepting(port: released) }
         #expect(ended, "the accepting thread ended")
         #expect(!Self.accepts(released), "nothing listens on the port any more")
     }
@@ -44,10 +44,10 @@ import Testing
         let server = try TestHTTPServer()
         let port = server.port
         // The thread starts on its own time: it accepts once it is running.
-        let started = await eventually(timeout: .seconds(10)) { TestHTTPServer.isAccepting(port: port) }
+        let started = await eventually { TestHTTPServer.isAccepting(port: port) }
         #expect(started)
         server.stop()
-        let ended = await eventually(timeout: .seconds(10)) { !TestHTTPServer.isAccepting(port: port) }
+        let ended = await eventually { !TestHTTPServer.isAccepting(port: port) }
         #expect(ended, "the accepting thread ended")
         #expect(!Self.accepts(server.port))
     }

@@ -50,7 +50,7 @@ import Testing
     func withSessionBus(_ body: ([String: String]) async throws -> Void) async throws {
         let daemon = try ToolProcess(URL(fileURLWithPath: "/usr/bin/dbus-daemon"), ["--session", "--nofork", "--print-address=1"], environment: environment)
         defer { daemon.signal(SIGTERM) }
-        try await daemon.waitForStdout(timeout: .seconds(20)) { $0.contains("\n") }
+        try await daemon.waitForStdout(timeout: .seconds(60)) { $0.contains("\n") }
         var environment = environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = daemon.stdoutSoFar.trimmingCharacters(in: .whitespacesAndNewlines)
         try await body(environment)
@@ -84,7 +84,7 @@ import Testing
             #expect(wrong.status == 2 && wrong.stderr.contains("--translate needs a value"))
             #expect(report(reportFile)["source"] == "Доброе утро!")
             first.signal(SIGTERM)
-            #expect(await first.wait(timeout: .seconds(20)).status == 0)
+            #expect(await first.wait().status == 0)
         }
     }
 
@@ -119,7 +119,7 @@ import Testing
                 URL(fileURLWithPath: "/usr/bin/python3"), [TestModels.repositoryRoot.appendingPathComponent("scripts/fake_notifications.py").path],
                 environment: environment)
             defer { notifications.signal(SIGTERM) }
-            try await notifications.waitForStdout(timeout: .seconds(20)) { $0.contains("ready") }
+            try await notifications.waitForStdout(timeout: .seconds(60)) { $0.contains("ready") }
 
             let reportFile = directory.file("ready.json")
             let tool = try ToolProcess(app, ["--report", reportFile.path], environment: environment)
@@ -143,7 +143,7 @@ import Testing
             _ = await waitFor(reportFile, "the window is away") { $0["typing"] == "false" }
             let ready = await waitFor(reportFile, "downloaded, loaded and told", timeout: .seconds(90)) { $0["notifications"] == "1" }
             #expect(ready["model"] == "ready" && ready["typing"] == "false")
-            try await notifications.waitForStdout(timeout: .seconds(20)) { $0.contains("notify\t") }
+            try await notifications.waitForStdout(timeout: .seconds(60)) { $0.contains("notify\t") }
             let line = notifications.stdoutSoFar.split(separator: "\n").first { $0.hasPrefix("notify\t") }.map(String.init) ?? ""
             #expect(line == "notify\tilo toki\tThe translator is ready\tGemma 3 270M is downloaded and loaded. It translates on this device, offline.", "\(line)")
             #expect(server.requests.contains { $0.path == "/api/models/test/gemma/revision/main" })
@@ -196,7 +196,7 @@ import Testing
         let stopped = await waitFor(reportFile, "stopped") { $0["translation"] == "idle" }
         #expect(stopped["translation"] == "idle")
         tool.signal(SIGTERM)
-        let ended = await tool.wait(timeout: .seconds(10))
+        let ended = await tool.wait()
         #expect(ended.status == 0, "SIGTERM ends the app cleanly: \(ended.stderr)")
     }
 
@@ -233,7 +233,7 @@ import Testing
 
         // SIGTERM quits cleanly, and the translation is in the history on disk.
         tool.signal(SIGTERM)
-        let ended = await tool.wait(timeout: .seconds(20))
+        let ended = await tool.wait()
         #expect(ended.status == 0, "\(ended.stderr)")
         let history = try String(contentsOf: directory.file("home/history.json"), encoding: .utf8)
         #expect(history.contains("The cat sleeps on the warm mat"))
@@ -256,7 +256,7 @@ import Testing
         try await xdotool(["key", "ctrl+Return"])
         _ = await waitFor(reportFile, "the translation streams") { $0["translation"] == "translating" && $0["target"]?.isEmpty == false }
         tool.signal(SIGTERM)
-        let ended = await tool.wait(timeout: .seconds(20))
+        let ended = await tool.wait()
         #expect(ended.status == 0, "\(ended.stderr)")
         #expect(!ended.stderr.contains("Fatal error") && !ended.stderr.contains("Segmentation"), "\(ended.stderr)")
         let history = HistoryStore(url: AppDirectories(home: directory.file("home")).historyFile).load().history

@@ -290,7 +290,7 @@ import Testing
         var counted: [String: Int] = [:]
         func count(_ state: String) async {
             // The window redraws on the main loop's next turns; it must settle on one jelo surface.
-            await pump("one jelo surface when \(state)", timeout: .seconds(5)) { window.visibleJeloSurfaces.count == 1 }
+            await pump("one jelo surface when \(state)", timeout: .seconds(60)) { window.visibleJeloSurfaces.count == 1 }
             counted[state] = window.visibleJeloSurfaces.count
         }
         await model.launch()
