@@ -58,7 +58,10 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Options every command accepts.
-let commonOptions = [OptionSpec("--help", short: "h", help: "Show help for this command.")]
+let commonOptions = [
+    OptionSpec("--help", short: "h", help: "Show help for this command."),
+    OptionSpec("--verbose", help: "Also show llama.cpp's own log lines on standard error (they are always kept in llama.log beside the history)."),
+]
 
 /// Parses `arguments` (without the program name) against `commands`.
 ///

@@ -112,7 +112,9 @@ public enum CLI {
             return Status.ok
         }
 
-        let context = CommandContext(console: console, environment: environment)
+        let context = CommandContext(console: console, environment: environment, verbose: parsed.has("--verbose"))
+        // Before anything can load a model: llama.cpp's lines go to our log, not the terminal.
+        LiveApp.writeEngineLog(directories: context.directories, echo: context.verbose)
         // A signal while no command handles it itself (waiting for the next line of input)
         // ends the command the way it would end the command's own work.
         let work = Task { @MainActor in await dispatch(spec, parsed, context: context) }
@@ -167,6 +169,8 @@ struct CLIError: Error, LocalizedError {
 struct CommandContext: Sendable {
     let console: Console
     let environment: [String: String]
+    /// `--verbose`: llama.cpp's own log lines on standard error as well as in the log file.
+    var verbose = false
 
     var directories: AppDirectories { .standard(environment: environment) }
 
@@ -183,6 +187,8 @@ struct CommandContext: Sendable {
     func prepareModel(
         keeping: [URL] = [], engine: LiveEngineOptions = LiveEngineOptions(), needsHome: Bool = true
     ) throws -> TranslatorModel {
+        var engine = engine
+        engine.showsEngineLog = engine.showsEngineLog || verbose
         let model = try LiveApp.model(directories: directories, environment: environment, engine: engine)
         if needsHome { try model.store.requireHome() }
         model.prepare(keeping: keeping)
@@ -219,7 +225,8 @@ enum Help {
         }
         text += """
 
-            Options: --help (for any command), --version.
+            Options: --help (for any command), --version, --verbose (llama.cpp's own log lines on
+            standard error; they are always kept in llama.log beside the history).
             Run `ilotoki COMMAND --help` for a command's options.
             Text that starts with "-" goes after "--": ilotoki -- "-5 degrees outside"
 

@@ -1,5 +1,6 @@
 import Foundation
 import IloTokiCore
+import IloTokiLLM
 
 /// Start-up, written once for every front end (the desktop app, the Mac and phone apps, the
 /// Android bridge, the command line): the store over the user's directories and the catalog
@@ -18,6 +19,7 @@ public enum LiveApp {
         directories: AppDirectories, environment: [String: String], engine: LiveEngineOptions = LiveEngineOptions(),
         isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }
     ) throws -> TranslatorModel {
+        writeEngineLog(directories: directories, echo: engine.showsEngineLog)
         let store = ModelStore(directories: directories, catalog: try ModelCatalog.forEnvironment(environment))
         var engine = engine
         if engine.calibrationFile == nil, store.homeProblem == nil {
@@ -26,5 +28,12 @@ public enum LiveApp {
         return TranslatorModel(
             store: store, engineLoader: LiveEngineLoader(options: engine), access: HubAccess.from(environment: environment),
             isFontInstalled: isFontInstalled)
+    }
+
+    /// Sends llama.cpp's own lines to the app's `llama.log` (and, with `echo`, to standard
+    /// error too): what `model` does for every front end, and what a command that loads a
+    /// model without the app model calls first.
+    public static func writeEngineLog(directories: AppDirectories, echo: Bool) {
+        EngineLog.write(to: directories.engineLogFile, echo: echo)
     }
 }

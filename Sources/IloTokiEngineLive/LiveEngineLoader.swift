@@ -25,12 +25,19 @@ public struct LiveEngineOptions: Equatable, Sendable {
     public var calibrationFile: URL?
     /// Sentences decoded at once.
     public var batch: BatchSize
+    /// Whether llama.cpp's own log lines are also written to standard error as they come
+    /// (`ilotoki --verbose`); they always go to the app's `llama.log`.
+    public var showsEngineLog: Bool
 
-    public init(threads: Int? = nil, head: Head = .auto, calibrationFile: URL? = nil, batch: BatchSize = .fitting) {
+    public init(
+        threads: Int? = nil, head: Head = .auto, calibrationFile: URL? = nil, batch: BatchSize = .fitting,
+        showsEngineLog: Bool = false
+    ) {
         self.threads = threads
         self.head = head
         self.calibrationFile = calibrationFile
         self.batch = batch
+        self.showsEngineLog = showsEngineLog
     }
 }
 

@@ -75,6 +75,31 @@ import Testing
         #expect(try await run(["words"]).status == 2)  // a word is needed
     }
 
+    // MARK: - Only our words on the terminal
+
+    @Test func llamaCppsOwnLinesGoToTheLogAndOnlyOurMessageToTheTerminal() async throws {
+        // A file that begins like a GGUF with version 0: gguf refuses it with a log line.
+        let damaged = home.file("version-0.gguf")
+        try FileManager.default.createDirectory(at: home.url, withIntermediateDirectories: true)
+        try Data("GGUF".utf8 + [UInt8](repeating: 0, count: 60)).write(to: damaged)
+
+        let quiet = try await run(["--model", damaged.path, "--from", "en", "I love you"])
+        #expect(quiet.status == 1)
+        #expect(quiet.stdout.isEmpty)
+        let lines = quiet.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "only our message: \(quiet.stderr)")
+        #expect(quiet.stderr.hasPrefix("error: The model file"))
+        #expect(quiet.stderr.contains("bad GGUF version: 0"), "llama.cpp's reason, quoted in ours")
+        #expect(!quiet.stderr.contains("gguf_init_from"))
+        let log = try String(contentsOf: AppDirectories(home: home.url).engineLogFile, encoding: .utf8)
+        #expect(log.contains("gguf_init_from_reader: bad GGUF version: 0"), "kept in llama.log: \(log)")
+
+        let verbose = try await run(["--verbose", "--model", damaged.path, "--from", "en", "I love you"])
+        #expect(verbose.status == 1)
+        #expect(verbose.stderr.contains("gguf_init_from_reader: bad GGUF version: 0"))
+        #expect(verbose.stderr.contains("error: The model file"))
+    }
+
     // MARK: - Translating with the tiny model (plumbing)
 
     @Test func translatesArgumentsWithAModelFile() async throws {

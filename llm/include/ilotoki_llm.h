@@ -600,6 +600,22 @@ int32_t ilotoki_llm_performance_core_count(void);
  */
 int32_t ilotoki_llm_performance_core_count_in(const char *sysfs_root, int32_t allowed_cpus);
 
+/**
+ * Where llama.cpp's and ggml's own log lines go (they never go to stderr by default: the
+ * errors a person reads are the core's messages, which quote llama.cpp's first reason).
+ *
+ * - Parameters:
+ *   - path: a file the lines are appended to (created 0600 when the first line comes, each
+ *     line stamped with the UTC time; debug lines are left out), or NULL or "" for nowhere.
+ *   - max_bytes: when the file would grow past this it is moved to `path` + ".1" and a new
+ *     one begun, so the log takes at most twice this; 0 for no bound.
+ *   - echo: nonzero to also write every line to stderr (`ilotoki --verbose`); the environment
+ *     variable ILOTOKI_LLM_LOG=1 does the same for any program.
+ *
+ * Safe to call from any thread at any time; a file that cannot be written is skipped.
+ */
+void ilotoki_llm_set_log(const char *path, uint64_t max_bytes, int echo);
+
 /** The llama.cpp version this core was built against (e.g. "b7000 (0c1e570)"). */
 const char *ilotoki_llm_backend_version(void);
 

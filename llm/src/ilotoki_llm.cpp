@@ -442,6 +442,14 @@ int32_t ilotoki_llm_performance_core_count_in(const char *sysfs_root, int32_t al
     }
 }
 
+void ilotoki_llm_set_log(const char *path, uint64_t max_bytes, int echo) {
+    try {
+        ilotoki::set_llama_log(path != nullptr ? path : "", max_bytes, echo != 0);
+    } catch (...) {
+        // Without memory for a path there is no log; translating goes on.
+    }
+}
+
 const char *ilotoki_llm_backend_version(void) {
     static const std::string version = [] {
         try {

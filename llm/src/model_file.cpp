@@ -53,6 +53,7 @@ FileCheck check_model_file(const std::string &path) {
 // can run is asked of llama.cpp's architecture table (src/llama-arch.h, from the same pinned
 // source): the one place that knows, and no public function exposes it.
 #include "gguf.h"
+#include "llama_log.hpp"
 #include "llama-arch.h"
 
 #include <algorithm>
@@ -68,10 +69,16 @@ GGUFCheck check_gguf(const std::string &path) {
     gguf_init_params params{};
     params.no_alloc = true;
     params.ctx = nullptr;
+    // gguf logs why it refuses a header through llama.cpp's log: routed to our log, not the
+    // terminal, and the first reason quoted in our message.
+    install_llama_log();
+    clear_llama_errors();
     gguf_context *gguf = gguf_init_from_file(path.c_str(), params);
     if (gguf == nullptr) {
+        const std::string reason = first_llama_error();
         return {ILOTOKI_LLM_ERROR_CORRUPT_MODEL,
-                "The model file " + quoted + " is damaged or truncated (its GGUF header cannot be read); delete it and download it again.",
+                "The model file " + quoted + " is damaged or truncated (its GGUF header cannot be read" +
+                    (reason.empty() ? std::string() : ": " + reason) + "); delete it and download it again.",
                 {}};
     }
     struct Closer {

@@ -1,10 +1,12 @@
 /* Compiles ilotoki_llm.h as plain C99 and checks the error paths through the C ABI:
  * every failure is a status code plus a message, never a crash. Run by scripts/test.sh. */
+#define _POSIX_C_SOURCE 200809L
 #include "ilotoki_llm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int failures = 0;
 
@@ -212,6 +214,71 @@ static void trimmed_rows(const char *directory) {
     ilotoki_llm_free(llm);
 }
 
+/* llama.cpp's own lines go to the file ilotoki_llm_set_log names, never to stderr, and the
+ * first reason is quoted in the error; the file rotates at its bound. (The refusal of a
+ * header with version 0 is one of gguf's log lines.) */
+static void engine_log(void) {
+    char directory[] = "/tmp/ilotoki-c-api-log-XXXXXX";
+    if (mkdtemp(directory) == NULL) {
+        EXPECT(0);
+        return;
+    }
+    char model[256], log[256], rotated[256], error[512];
+    snprintf(model, sizeof model, "%s/version-0.gguf", directory);
+    snprintf(log, sizeof log, "%s/llama.log", directory);
+    snprintf(rotated, sizeof rotated, "%s/llama.log.1", directory);
+    FILE *file = fopen(model, "wb");
+    EXPECT(file != NULL);
+    if (file == NULL) return;
+    const unsigned char header[24] = {'G', 'G', 'U', 'F', 0, 0, 0, 0};
+    fwrite(header, 1, sizeof header, file);
+    fclose(file);
+
+    /* stderr is pointed at a file for the load, to see that nothing reaches it. */
+    char captured[256];
+    snprintf(captured, sizeof captured, "%s/stderr", directory);
+    fflush(stderr);
+    FILE *saved = fdopen(dup(2), "w");
+    EXPECT(freopen(captured, "w", stderr) != NULL);
+    ilotoki_llm_set_log(log, 0, 0);
+    ilotoki_llm *llm = NULL;
+    ilotoki_llm_status status = ilotoki_llm_load(model, NULL, &llm, error, sizeof error);
+    fflush(stderr);
+    dup2(fileno(saved), 2);
+    fclose(saved);
+    EXPECT(status == ILOTOKI_LLM_ERROR_CORRUPT_MODEL);
+    EXPECT(strstr(error, "bad GGUF version: 0") != NULL);
+
+    char text[4096] = {0};
+    file = fopen(captured, "rb");
+    size_t got = file != NULL ? fread(text, 1, sizeof text - 1, file) : 0;
+    if (file != NULL) fclose(file);
+    EXPECT(got == 0); /* not one llama.cpp line on stderr */
+
+    memset(text, 0, sizeof text);
+    file = fopen(log, "rb");
+    EXPECT(file != NULL);
+    got = file != NULL ? fread(text, 1, sizeof text - 1, file) : 0;
+    if (file != NULL) fclose(file);
+    EXPECT(strstr(text, "gguf_init_from_reader: bad GGUF version: 0") != NULL);
+    EXPECT(got > 21 && text[4] == '-' && text[19] == 'Z'); /* "2026-12-05T06:50:00Z …" */
+
+    /* A bound smaller than two lines: the second load moves the first's lines to .1. */
+    ilotoki_llm_set_log(log, (uint64_t)got + 8, 0);
+    status = ilotoki_llm_load(model, NULL, &llm, error, sizeof error);
+    EXPECT(status == ILOTOKI_LLM_ERROR_CORRUPT_MODEL);
+    file = fopen(rotated, "rb");
+    EXPECT(file != NULL);
+    if (file != NULL) fclose(file);
+
+    ilotoki_llm_set_log(NULL, 0, 0);
+    remove(model);
+    remove(log);
+    remove(rotated);
+    remove(captured);
+    rmdir(directory);
+}
+
 int main(int argc, char **argv) {
     char error[512];
     ilotoki_llm *llm = (ilotoki_llm *)1;
@@ -252,6 +319,8 @@ int main(int argc, char **argv) {
     ilotoki_llm_request_stop(NULL);
     EXPECT(ilotoki_llm_check_model(NULL, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_ARGUMENT);
     EXPECT(ilotoki_llm_check_model("/nonexistent/model.gguf", error, sizeof error) == ILOTOKI_LLM_ERROR_FILE_NOT_FOUND);
+
+    engine_log();
 
     if (argc > 1) {
         with_models(argv[1]);

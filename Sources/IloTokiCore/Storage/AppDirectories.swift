@@ -27,6 +27,8 @@ public struct AppDirectories: Sendable, Equatable {
     public var settingsFile: URL { home.appendingPathComponent("settings.json") }
     /// Translation history (`history.json`).
     public var historyFile: URL { home.appendingPathComponent("history.json") }
+    /// llama.cpp's own log lines (`llama.log`, size-bounded; see `EngineLog`).
+    public var engineLogFile: URL { home.appendingPathComponent("llama.log") }
     /// Models added from elsewhere on the device (`sideloaded.json`).
     public var sideloadedFile: URL { home.appendingPathComponent("sideloaded.json") }
 
