@@ -292,7 +292,13 @@ import Testing
 @Suite(.serialized) struct ModelsDownloadCommandTests {
     let home = TemporaryDirectory("cli-download")
     let ilotoki = ToolProcess.executable("ilotoki")
-    static let payload = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+    /// A model file as a server sends it: the tiny test model (a real GGUF, which the download
+    /// opens before installing it) padded to 6 MiB, so that a transfer can be cut halfway.
+    static let payload: Data = {
+        var data = (try? Data(contentsOf: URL(fileURLWithPath: TestModels.tiny))) ?? Data()
+        data.append(Data((data.count..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }))
+        return data
+    }()
     static let entry = CatalogEntry(
         id: "small-test", displayName: "Small test model", quantization: "Q8_0",
         url: URL(string: "https://huggingface.co/test/small/resolve/main/small-model.gguf")!, bytes: Int64(payload.count),
@@ -388,6 +394,30 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("HF_ENDPOINT=\(server.baseURL.absoluteString)"))
         #expect(result.stderr.contains("web page"))
+    }
+
+    @Test func aWebPageWithTheRightSizeAndSHA256IsNotInstalled() async throws {
+        // A mirror that answers with its own page under the model's name, size and sha256, and
+        // calls it a binary file (a page sent as text/html is refused as soon as its head comes).
+        var page = Data("<!DOCTYPE html>\n<html><head><title>Mirror maintenance</title></head><body>".utf8)
+        page.append(Data(repeating: UInt8(ascii: " "), count: Self.payload.count - page.count))
+        let server = try TestHTTPServer()
+        server.serve("/cdn/model.gguf", data: page)
+        server.redirect(Self.entry.url!.path, to: "/cdn/model.gguf", linkedEtag: SHA256.hex(of: page), linkedSize: page.count)
+        let environment = try environment(server, home: "home-page")
+        let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
+        #expect(result.status == 1)
+        #expect(!result.stdout.contains("Installed"))
+        #expect(result.stderr.contains("<!DOCTYPE html> <html><head><title>Mirror maintenance"), "the page is named: \(result.stderr)")
+        #expect(result.stderr.contains(server.baseURL.absoluteString), "and the endpoint that sent it")
+        #expect(result.stderr.contains("nothing was installed"))
+        #expect(!result.stderr.contains(".part"), "the file it names is the one the server sent")
+        #expect(!result.stderr.contains("gguf_") && !result.stderr.contains("llama_"), "no llama.cpp line: \(result.stderr)")
+        let models = home.file("home-page/models")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: models.path)) ?? []
+        #expect(!left.contains { $0.hasPrefix(Self.entry.fileName) }, "nothing of it is left: \(left)")
+        let listed = try await ToolProcess.run(ilotoki, ["models"], environment: environment)
+        #expect(listed.stdout.contains("not downloaded"))
     }
 
     @Test func aPlainMirrorWithoutAnSHA256SaysTheSizeWasChecked() async throws {

@@ -188,7 +188,8 @@ public final class TranslatorModel {
     /// - Parameters:
     ///   - store: where models live.
     ///   - engineLoader: loads a model file: `IloTokiEngineLive.LiveEngineLoader` runs llama.cpp.
-    ///   - downloader: downloads catalog models.
+    ///   - downloader: downloads catalog models; `nil`: a `ModelDownloader` that checks each
+    ///     finished file with `engineLoader` before installing it.
     ///   - availableMemory: bytes the system can give a model now (`MemAvailable`).
     ///   - access: a Hugging Face mirror (`HF_ENDPOINT`) and token (`HF_TOKEN`), if any.
     ///   - clock: times the pause before translating while typing (tests pass one they move by hand).
@@ -196,7 +197,7 @@ public final class TranslatorModel {
     public init(
         store: ModelStore,
         engineLoader: any EngineLoading,
-        downloader: any ModelDownloading = ModelDownloader(),
+        downloader: (any ModelDownloading)? = nil,
         availableMemory: @escaping @Sendable () -> Int64? = { DeviceMemory.available() },
         access: HubAccess = HubAccess(),
         clock: any Clock<Duration> = ContinuousClock(),
@@ -206,7 +207,7 @@ public final class TranslatorModel {
         self.isFontInstalled = isFontInstalled
         self.engineLoader = engineLoader
         self.availableMemory = availableMemory
-        library = ModelLibrary(store: store, downloader: downloader, access: access)
+        library = ModelLibrary(store: store, downloader: downloader ?? ModelDownloader(checkingWith: engineLoader), access: access)
         preferences = Preferences(directories: store.directories, canWrite: store.homeProblem == nil)
         preferences.onProblem = { [weak self] in self?.note($0) }
         library.onEvent = { [weak self] event, entry in await self?.follow(event, for: entry) }

@@ -39,6 +39,10 @@ public enum DownloadError: Error, LocalizedError, Equatable, Sendable {
     case hubListing(repository: String, host: String, problem: String)
     /// The repository's file changed between two attempts of one download; the `.part` was deleted.
     case listingChanged(repository: String, was: String, now: String)
+    /// The finished file had the right size and sha256 but is not a model ilo toki can open
+    /// (a web page, another file under the model's name); it was deleted, nothing installed.
+    /// `beginning`: its first bytes when they are text.
+    case notAModel(file: String, url: String, mirror: String?, bytes: Int64, beginning: String?, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -79,6 +83,11 @@ public enum DownloadError: Error, LocalizedError, Equatable, Sendable {
                     : "If it is private or gated, set HF_TOKEN to a token that may read it; otherwise update ilo toki.")
         case .hubListing(let repository, let host, let problem):
             "The model repository \(repository) on \(host) cannot be downloaded from: \(Self.clause(problem)). Nothing was downloaded. Update ilo toki, or download a GGUF file yourself and add it with `ilotoki models add`."
+        case .notAModel(let file, let url, let mirror, let bytes, let beginning, let reason):
+            "The server at \(url) sent \(ByteSize.text(bytes)) for \(file) that ilo toki cannot open as a model: \(Self.clause(reason))"
+                + (beginning.map { "; it begins \"\($0)\"" } ?? "") + ". It was deleted and nothing was installed. "
+                + (mirror.map { "The mirror HF_ENDPOINT=\($0) may be serving something else under the model's name: unset HF_ENDPOINT or use another mirror." }
+                    ?? "Downloading again will not help while the server sends this; try later, or update ilo toki.")
         case .listingChanged(let repository, let was, let now):
             "The model in \(repository) changed since this download began (it was \(was), it is now \(now)), so the part downloaded so far was deleted. Start the download again to get the new file."
         }

@@ -355,6 +355,7 @@ final class DownloadJob: @unchecked Sendable {
             discardPart()
             throw DownloadError.checksumMismatch(file: request.destination.lastPathComponent, expected: expected, actual: actual)
         }
+        try await checkModel(size: size)
         guard rename(part.path, request.destination.path) == 0 else {
             throw DownloadError.cannotWrite(request.destination.path, reason: String(cString: strerror(errno)))
         }
@@ -362,6 +363,59 @@ final class DownloadJob: @unchecked Sendable {
         try? FileManager.default.removeItem(at: metadataURL)
         try? AtomicFile.replace(ModelStore.sha256RecordURL(for: request.destination), with: Data((actual + "\n").utf8))
         continuation.yield(.installed(InstalledFile(url: request.destination, bytes: size, sha256: actual)))
+    }
+
+    /// Opens the finished file as a model before it is installed (its header and tables only:
+    /// the sha256 has just read the file, so those pages come from the cache).
+    private func checkModel(size: Int64) async throws {
+        guard let check = configuration.checkModel else { return }
+        do {
+            try await check(part)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let beginning = Self.textBeginning(of: part)
+            discardPart()
+            throw DownloadError.notAModel(
+                file: request.destination.lastPathComponent, url: request.url.absoluteString, mirror: request.mirror,
+                bytes: size, beginning: beginning, reason: Self.checkReason(error, part: part))
+        }
+    }
+
+    /// The check's message about the `.part` file as a clause about the file the server sent:
+    /// without the path (the file is gone) and without the advice to download it again.
+    static func checkReason(_ error: Error, part: URL) -> String {
+        var reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        reason = reason.replacingOccurrences(of: "The model file '\(part.path)'", with: "the file")
+        reason = reason.replacingOccurrences(of: "'\(part.path)'", with: "the file")
+        if let advice = reason.range(of: "; delete it") ?? reason.range(of: ". Download it again") {
+            reason = String(reason[..<advice.lowerBound])
+        }
+        if let first = reason.first, first.isUppercase { reason = first.lowercased() + reason.dropFirst() }
+        return reason
+    }
+
+    /// The first bytes of a file when they are text (an HTML page, a JSON error, a redirect
+    /// notice), as one line of at most 80 characters; `nil` for binary content.
+    static func textBeginning(of file: URL) -> String? {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 512), !data.isEmpty else { return nil }
+        // A cut in the middle of a UTF-8 sequence is not binary: drop up to three trailing bytes.
+        var text: String?
+        for cut in 0...min(3, data.count - 1) {
+            if let decoded = String(bytes: data.dropLast(cut), encoding: .utf8) {
+                text = decoded
+                break
+            }
+        }
+        guard let text, !text.unicodeScalars.contains(where: { $0.value < 0x20 && !"\n\r\t".unicodeScalars.contains($0) }) else {
+            return nil
+        }
+        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .joined(separator: " ")
+        guard !line.isEmpty else { return nil }
+        return line.count > 80 ? String(line.prefix(80)) + "…" : line
     }
 
     static func isSHA256(_ text: String) -> Bool {

@@ -22,6 +22,10 @@ public final class ModelDownloader: Sendable {
         public var idleTimeout: TimeInterval = 60
         /// Free bytes on the file system holding a directory (injectable for tests).
         public var freeSpace: @Sendable (URL) -> Int64? = { FileSystem.freeBytes(at: $0) }
+        /// Opens a finished file as a model (GGUF header, architecture, vocabulary), after its
+        /// size and sha256 and before it is moved into place; a file it refuses is deleted and
+        /// the download fails with `DownloadError.notAModel`. `nil`: only size and sha256.
+        public var checkModel: (@Sendable (URL) async throws -> Void)?
 
         public init() {}
     }
@@ -29,6 +33,15 @@ public final class ModelDownloader: Sendable {
     public let configuration: Configuration
 
     public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// A downloader that checks every finished file with `loader` (as adding a file from the
+    /// device does) before installing it: a server that sends a web page or another file under
+    /// the right name, size and sha256 installs nothing.
+    public init(checkingWith loader: any EngineLoading, configuration: Configuration = Configuration()) {
+        var configuration = configuration
+        configuration.checkModel = { try await loader.check(path: $0.path) }
         self.configuration = configuration
     }
 
