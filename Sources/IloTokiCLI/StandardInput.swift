@@ -1,4 +1,5 @@
 import Foundation
+import IloTokiLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -8,40 +9,89 @@ import Foundation
 
 /// Lines of standard input as they arrive, read on a thread of their own so a pipe streams
 /// (`tail -f notes | ilotoki`) and the main actor stays free.
+///
+/// The reader runs at most `capacity` lines ahead of what the translation has taken
+/// (`Lines.taken`), so a file of any size is read as it is translated, in memory that does not
+/// grow with it. A line is held whole, however long (a paragraph of a PDF is one line).
 enum StandardInput {
     /// A line: its number (from 1) and its text, or `nil` when it is not valid UTF-8.
     struct Line: Sendable {
         let number: Int
         let text: String?
+        /// Bytes of standard input up to the end of this line (its newline included).
+        var endOffset: Int64 = 0
     }
 
-    static func lines() -> AsyncStream<Line> {
-        AsyncStream { continuation in
+    /// The lines, and the count of them the reader may run ahead.
+    final class Lines: Sendable {
+        let stream: AsyncStream<Line>
+        private let slots: DispatchSemaphore
+
+        fileprivate init(stream: AsyncStream<Line>, slots: DispatchSemaphore) {
+            self.stream = stream
+            self.slots = slots
+        }
+
+        /// `count` lines were taken from the stream: the reader may read as many more.
+        func taken(_ count: Int) {
+            for _ in 0..<count { slots.signal() }
+        }
+    }
+
+    /// What is left to read of standard input when it is a regular file (`ilotoki < file`),
+    /// else `nil`. Asked before `lines()` starts reading.
+    static func size() -> Int64? {
+        var info = stat()
+        guard fstat(STDIN_FILENO, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size) - Int64(lseek(STDIN_FILENO, 0, SEEK_CUR)).clamped(to: 0...Int64(info.st_size))
+    }
+
+    static func lines(capacity: Int = 1024) -> Lines {
+        let slots = DispatchSemaphore(value: capacity)
+        let stream = AsyncStream<Line> { continuation in
+            let cancelled = Locked(false)
+            continuation.onTermination = { _ in
+                cancelled.withLock { $0 = true }
+                slots.signal()  // a reader waiting for a slot sees the end
+            }
             let thread = Thread {
                 var pending: [UInt8] = []
+                var scanned = 0  // bytes of `pending` known to hold no newline
                 var number = 0
+                var offset: Int64 = 0
                 var buffer = [UInt8](repeating: 0, count: 65536)
-                func emit(_ bytes: ArraySlice<UInt8>) {
+                func emit(_ bytes: ArraySlice<UInt8>, consumed: Int) {
                     number += 1
+                    offset += Int64(consumed)
                     var line = Array(bytes)
                     if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                    continuation.yield(Line(number: number, text: String(validating: line, as: UTF8.self)))
+                    slots.wait()
+                    continuation.yield(Line(number: number, text: String(validating: line, as: UTF8.self), endOffset: offset))
                 }
-                while true {
+                while !cancelled.withLock({ $0 }) {
                     let count = read(STDIN_FILENO, &buffer, buffer.count)
                     if count < 0, errno == EINTR { continue }
                     if count <= 0 { break }
                     pending += buffer[0..<count]
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        emit(pending[..<newline])
-                        pending.removeSubrange(...newline)
+                    var start = 0
+                    while let newline = pending[(start + scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+                        emit(pending[start..<newline], consumed: newline + 1 - start)
+                        start = newline + 1
+                        scanned = 0
                     }
+                    pending.removeFirst(start)
+                    scanned = pending.count  // a long line is scanned once, not once per read
                 }
-                if !pending.isEmpty { emit(pending[...]) }
+                if !pending.isEmpty, !cancelled.withLock({ $0 }) { emit(pending[...], consumed: pending.count) }
                 continuation.finish()
             }
             thread.name = "ilotoki.stdin"
             thread.start()
         }
+        return Lines(stream: stream, slots: slots)
     }
+}
+
+extension Comparable {
+    fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
 }

@@ -25,6 +25,10 @@ struct TranslateCommand {
                 help: "Lines of standard input (and sentences) translated at once (default: what fits in memory; 1: one at a time)."),
             OptionSpec("--whole-lines", help: "Translate each line whole instead of sentence by sentence."),
             OptionSpec(
+                "--max-tokens", .required("N"),
+                help: "At most N tokens of translation per sentence (default: 4 per source token plus 32, at most 512)."),
+            OptionSpec("--quiet", short: "q", help: "No progress line on the terminal while standard input is translated."),
+            OptionSpec(
                 "--head", .required("HEAD"),
                 help:
                     "auto (default: whichever is faster here, measured over the first translations and kept), trimmed (only the target language's output rows, checked, same output) or full (llama.cpp's)."),
@@ -47,6 +51,13 @@ struct TranslateCommand {
             it are done, the first unfinished one streaming. A line cut
             short by Ctrl-C (or SIGTERM, SIGHUP) is not written as finished: standard error
             says which line it was. The translation streams to standard output as it is made.
+            A line may be of any length (a paragraph, a document on one line): it is translated
+            sentence by sentence as it is read. Only a sentence too long for the model with no
+            comma, semicolon, colon or dash to split it at is refused, by its line number and
+            first words, and the rest is translated. When standard output goes to a file or a
+            pipe and the work takes more than a few seconds, one line on the terminal says how
+            far it is (sentences done, the rate, and with input from a file the share done and
+            the time left); --quiet leaves it out.
             Translations are kept in the history (see `ilotoki history`) unless it is switched off.
 
             Interactive session (a terminal and no text): type a sentence; the arrow keys,
@@ -72,6 +83,9 @@ struct TranslateCommand {
             return count
         }
         let format = try Self.format(arguments.value("--format"), command: "translate")
+        if let value = arguments.value("--max-tokens"), (Int(value) ?? 0) < 1 {
+            throw UsageError(message: "--max-tokens needs a positive number, not '\(value)'.", command: "translate")
+        }
         let modelFile = arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? URL(fileURLWithPath: $0) : nil }
         let head = try Self.outputHead(arguments.value("--head"))
         let batch = try arguments.value("--batch").map { value -> BatchSize in
@@ -186,7 +200,7 @@ struct TranslateCommand {
         let task = Task { @MainActor () -> Outcome in
             var last: TranslationProgress?
             do {
-                for try await progress in model.translation(of: text, direction: direction, bySentence: bySentence) {
+                for try await progress in model.translation(of: text, direction: direction, bySentence: bySentence, outputLimit: outputLimit) {
                     if !json { console.out(progress.addition) }
                     last = progress
                     if console.outputStopped { break }
@@ -217,29 +231,44 @@ struct TranslateCommand {
     /// Sentence by sentence unless `--whole-lines` (then each line whole).
     private var bySentence: Bool { !arguments.has("--whole-lines") }
 
+    /// `--max-tokens`, checked in `run` before anything is loaded.
+    private var outputLimit: Int? { arguments.value("--max-tokens").flatMap(Int.init) }
+
     /// Lines taken together, in batches' worth: enough that the slots keep refilling, few
     /// enough that the lines read ahead of the answers stay a handful.
     static let batchesPerGroup = 4
 
     /// One translation per line of standard input, answered in order by exactly one line of
-    /// output each, up to `batch` lines decoded together. A line that fails is answered by an
-    /// empty line (or an object with `"error"`), named on standard error, and the status is
-    /// then 1.
+    /// output each, up to `batch` texts decoded together. A line of any length is translated
+    /// (a long one in pieces that end where its sentences end, `LongLine`), read and written as
+    /// it goes. A line that fails is answered by an empty line (or an object with `"error"`),
+    /// named on standard error, and the status is then 1; a piece of a long line that fails
+    /// leaves only its own place empty.
     @MainActor
     private func translateLines(model: TranslatorModel, fixed: TranslationDirection?, json: Bool, batch: Int) async -> Int32 {
         var failed = false
+        // The size first: the reader moves the file's offset as soon as it starts.
+        let progress = TranslationProgressLine(console: console, quiet: arguments.has("--quiet"), totalBytes: StandardInput.size())
         let queue = LineQueue(StandardInput.lines())
+        defer { progress.finish() }
+        let lines = LinesInPieces()
         while !console.outputStopped, !Task.isCancelled {
             // A batch's finished slot takes the group's next sentence, so a group of several
             // batches' worth never waits for its slowest sentence before the next lines start.
             let group = await queue.next(limit: batch > 1 ? batch * Self.batchesPerGroup : 1)
             if group.isEmpty || Task.isCancelled { break }
             let answers = OrderedAnswers(count: group.count) { [console] text in console.out(text) }
+            answers.onWritten = { place in
+                let piece = group[place]
+                progress.done(sentences: 0, bytes: Int64((piece.text?.utf8.count ?? 0) + piece.spacing.utf8.count + (piece.endsLine ? 1 : 0)))
+            }
             var texts: [TextToTranslate] = []
             var places: [Int] = []  // each text's place in the group
-            for (place, line) in group.enumerated() {
-                guard let text = line.text else {
-                    console.error("line \(line.number) of standard input is not valid UTF-8 text.")
+            var sentences: [Int] = []  // each text's sentences, for the progress line
+            for (place, piece) in group.enumerated() {
+                guard let text = piece.text else {
+                    progress.clear()
+                    console.error("line \(piece.number) of standard input is not valid UTF-8 text.")
                     answers.finish(place, end: json ? TranslationJSON.failure(source: nil, direction: fixed, message: "not valid UTF-8 text") + "\n" : "\n")
                     failed = true
                     continue
@@ -249,23 +278,31 @@ struct TranslateCommand {
                     continue
                 }
                 do {
-                    // Each line's direction follows the one before, as when they come one by one.
-                    let direction = try fixed ?? model.direction(for: text)
+                    // Each line's direction follows the one before, as when they come one by one;
+                    // the pieces of a long line all go the way its first went.
+                    let direction = try fixed ?? lines.direction(of: piece) ?? model.direction(for: text)
+                    lines.begin(piece, direction: direction)
                     model.perform(.setDirection(direction: direction))
-                    texts.append(TextToTranslate(text, direction: direction))
+                    texts.append(TextToTranslate(text, direction: direction, keepsInHistory: piece.beginsLine && piece.endsLine))
                     places.append(place)
+                    sentences.append(Sentences.split(text).count)
+                    progress.read(sentences: sentences[sentences.count - 1])
                 } catch {
-                    console.error("line \(line.number): \(CLI.message(for: error))")
-                    answers.finish(
-                        place, end: json ? TranslationJSON.failure(source: text, direction: nil, message: CLI.message(for: error)) + "\n" : "\n")
+                    progress.clear()
+                    console.error("line \(piece.number): \(CLI.message(for: error))")
+                    answers.finish(place, end: end(of: piece, failure: CLI.message(for: error), direction: nil, json: json, lines: lines, model: model))
                     failed = true
                 }
             }
             guard !texts.isEmpty else { continue }
-            switch await stream(texts, places: places, lines: group, into: answers, model: model, json: json) {
+            switch await stream(
+                texts, places: places, pieces: group, into: answers, model: model, json: json, lines: lines,
+                progress: (progress, sentences))
+            {
             case .done(let someFailed): failed = failed || someFailed
             case .interrupted:
                 let line = answers.isComplete ? group.last!.number : group[answers.head].number
+                progress.clear()
                 console.err("\ninterrupted: line \(line) of standard input was not finished.\n")
                 return Interrupts.shared.exitStatus
             }
@@ -277,39 +314,82 @@ struct TranslateCommand {
         return failed ? CLI.Status.failure : CLI.Status.ok
     }
 
+    /// What ends a piece's answer once its text is written: the line's newline, or the white
+    /// space that followed it in a long line; with `--json`, the line's object and a newline
+    /// once its last piece is done (a long line's pieces are gathered until then).
+    @MainActor
+    private func end(
+        of piece: InputPiece, translation: (text: String, stats: TranslationStats)? = nil, failure: String? = nil,
+        direction: TranslationDirection?, json: Bool, lines: LinesInPieces, model: TranslatorModel
+    ) -> String {
+        guard json else { return piece.endsLine ? "\n" : piece.spacing }
+        let source = piece.text ?? ""
+        if piece.beginsLine, piece.endsLine {
+            if let failure { return TranslationJSON.failure(source: piece.text, direction: direction, message: failure) + "\n" }
+            return TranslationJSON.object(
+                source, direction: direction ?? .tokiPonaToEnglish, result: translation?.text ?? "", stats: translation?.stats ?? TranslationStats(),
+                model: model) + "\n"
+        }
+        lines.gather(piece, translation: translation, failure: failure)
+        guard piece.endsLine, let whole = lines.end(piece) else { return "" }
+        if let failure = whole.failure {
+            return TranslationJSON.failure(source: whole.source, direction: whole.direction, message: failure) + "\n"
+        }
+        return TranslationJSON.object(
+            whole.source, direction: whole.direction ?? direction ?? .tokiPonaToEnglish, result: whole.result, stats: whole.stats,
+            model: model) + "\n"
+    }
+
     enum GroupOutcome {
         case done(someFailed: Bool)
         /// Stopped by a signal: the line at the answers' head is not finished.
         case interrupted
     }
 
-    /// Translates a group of lines together, writing each answer in its turn.
+    /// Translates a group of pieces together, writing each answer in its turn.
     @MainActor
     private func stream(
-        _ texts: [TextToTranslate], places: [Int], lines: [StandardInput.Line], into answers: OrderedAnswers, model: TranslatorModel,
-        json: Bool
+        _ texts: [TextToTranslate], places: [Int], pieces: [InputPiece], into answers: OrderedAnswers, model: TranslatorModel,
+        json: Bool, lines: LinesInPieces, progress: (line: TranslationProgressLine, sentences: [Int])
     ) async -> GroupOutcome {
         let bySentence = bySentence
         let task = Task { @MainActor () -> GroupOutcome in
             var someFailed = false
+            // Sentences of each text counted as done on the progress line: its finished chunks,
+            // all of them once it is final (a sentence split at its clauses is still one).
+            var credited = Array(repeating: 0, count: texts.count)
+            @MainActor func credit(_ index: Int, _ done: Int) {
+                let target = min(done, progress.sentences[index])
+                guard target > credited[index] else { return }
+                progress.line.done(sentences: target - credited[index])
+                credited[index] = target
+            }
+            @MainActor func fail(_ index: Int, _ error: Error) {
+                let text = texts[index]
+                let piece = pieces[places[index]]
+                credit(index, .max)
+                progress.line.clear()
+                console.error("line \(piece.number): \(CLI.message(for: error))")
+                answers.finish(
+                    places[index], end: end(of: piece, failure: CLI.message(for: error), direction: text.direction, json: json, lines: lines, model: model))
+                someFailed = true
+            }
             do {
-                for try await update in model.translations(of: texts, bySentence: bySentence) {
+                for try await update in model.translations(of: texts, bySentence: bySentence, outputLimit: outputLimit) {
                     switch update {
-                    case .progress(let index, let progress):
-                        if !json { answers.add(progress.addition, to: places[index]) }
-                        if progress.isFinal {
+                    case .progress(let index, let translation):
+                        if !json { answers.add(translation.addition, to: places[index]) }
+                        credit(index, translation.isFinal ? .max : translation.finishedChunks)
+                        if translation.isFinal {
                             let text = texts[index]
                             answers.finish(
                                 places[index],
-                                end: json ? TranslationJSON.object(text.text, direction: text.direction, progress: progress, model: model) + "\n" : "\n")
+                                end: end(
+                                    of: pieces[places[index]], translation: (translation.text, translation.stats), direction: text.direction,
+                                    json: json, lines: lines, model: model))
                         }
                     case .failed(let index, let error):
-                        let text = texts[index]
-                        console.error("line \(lines[places[index]].number): \(CLI.message(for: error))")
-                        answers.finish(
-                            places[index],
-                            end: json ? TranslationJSON.failure(source: text.text, direction: text.direction, message: CLI.message(for: error)) + "\n" : "\n")
-                        someFailed = true
+                        fail(index, error)
                     }
                     if console.outputStopped { break }
                 }
@@ -317,13 +397,8 @@ struct TranslateCommand {
             } catch is CancellationError {
                 return .interrupted
             } catch {
-                // The engine failed as a whole: every line not answered yet fails with it.
-                for (index, place) in places.enumerated() where place >= answers.head {
-                    console.error("line \(lines[place].number): \(CLI.message(for: error))")
-                    let text = texts[index]
-                    answers.finish(
-                        place, end: json ? TranslationJSON.failure(source: text.text, direction: text.direction, message: CLI.message(for: error)) + "\n" : "\n")
-                }
+                // The engine failed as a whole: every piece not answered yet fails with it.
+                for (index, place) in places.enumerated() where place >= answers.head { fail(index, error) }
                 return .done(someFailed: true)
             }
             if !answers.isComplete, !console.outputStopped { return .interrupted }

@@ -9,8 +9,13 @@ import IloTokiCore
 enum TranslationJSON {
     @MainActor
     static func object(_ text: String, direction: TranslationDirection, progress: TranslationProgress, model: TranslatorModel) -> String {
-        let stats = progress.stats
-        return "{\(head(direction, source: text)),\"result\":\(string(progress.text)),\"model\":\(string(modelName(model))),"
+        object(text, direction: direction, result: progress.text, stats: progress.stats, model: model)
+    }
+
+    /// A translation from its parts (a long line's pieces summed).
+    @MainActor
+    static func object(_ text: String, direction: TranslationDirection, result: String, stats: TranslationStats, model: TranslatorModel) -> String {
+        "{\(head(direction, source: text)),\"result\":\(string(result)),\"model\":\(string(modelName(model))),"
             + "\"tokens\":{\"prompt\":\(stats.promptTokens),\"generated\":\(stats.generatedTokens)},"
             + "\"timings\":{\"prefill_ms\":\(number(stats.prefillMilliseconds)),\"decode_ms\":\(number(stats.decodeMilliseconds)),"
             + "\"first_piece_ms\":\(number(stats.firstPieceMilliseconds)),\"decode_tokens_per_second\":\(number(stats.decodeTokensPerSecond)),"

@@ -151,15 +151,6 @@ import Testing
         #expect(objects[1].hasPrefix(#"{"from":"tok","to":"en","source":null,"error":"#))
     }
 
-    @Test func textLongerThanTheContextIsRefusedWithTheLimit() async throws {
-        let tiny = try TestModels.require(TestModels.tiny)
-        let long = String(repeating: "jan li moku e kili. ", count: 1200)
-        let result = try await run(["--model", tiny, "--from", "tok", long])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("2048"))
-        #expect(result.stderr.contains("too long"))
-    }
-
     @Test func aModelThatIsNotThereIsNamed() async throws {
         let result = try await run(["--model", "/nonexistent/model.gguf", "x"])
         #expect(result.status == 1)

@@ -59,6 +59,36 @@ import Testing
     }
 }
 
+/// Where a sentence too long to translate at once is cut.
+@Suite struct ClausesTests {
+    @Test func commasSemicolonsColonsAndDashesBetweenSpacesEndClauses() {
+        let sentence = "We came home, ate bread; then: sleep — and a well-known 3,5 km walk at 10:30 - done"
+        let clauses = Clauses.split(sentence)
+        #expect(clauses.map(\.text) == ["We came home,", "ate bread;", "then:", "sleep", "— and a well-known 3,5 km walk at 10:30", "- done"])
+        #expect(clauses.map { $0.text + $0.spacing }.joined() == sentence)
+    }
+
+    @Test func fullWidthMarksNeedNoSpace() {
+        #expect(Clauses.split("一，二；三").map(\.text) == ["一，", "二；", "三"])
+    }
+
+    @Test func aSentenceTooLongIsSplitAtItsClausesGroupedWhileTheyFit() {
+        let sentence = (1...30).map { "clause \($0)" }.joined(separator: ", ") + "."
+        let plan = TranslationPlan(sentence, bySentence: true) { $0.count <= 60 }
+        #expect(plan.overlong == nil)
+        #expect(plan.chunks.count > 1 && plan.chunks.allSatisfy { $0.count <= 60 })
+        #expect(plan.chunks.allSatisfy { $0.hasSuffix(",") || $0.hasSuffix(".") }, "cut only after a comma")
+        #expect(plan.assemble(plan.chunks) == sentence)
+    }
+
+    @Test func aSentenceWithNowhereToSplitItIsNamedWithItsLine() {
+        let unbroken = (1...30).map { "word\($0)" }.joined(separator: " ")
+        let plan = TranslationPlan("\nmi moku.\n\nsina lape. \(unbroken).", bySentence: true) { $0.count <= 60 }
+        #expect(plan.overlong == TranslationPlan.Overlong(line: 2, sentence: unbroken + "."))
+        #expect(plan.chunks.joined(separator: " ").contains("word30"), "the plan still covers the text")
+    }
+}
+
 @Suite struct SegmenterMarksTests {
     @Test func aCombiningMarkAfterASpaceSurvivesSplitting() {
         // " \u{065A}" is one Character whose first scalar is a space.
@@ -154,5 +184,27 @@ import Testing
         let translator = Translator(engine: ScriptedEngine { _ in [] }, format: .sourceTarget, maxTokens: 512)
         #expect(translator.tokenLimit(forSourceTokens: 5) == 52)
         #expect(translator.tokenLimit(forSourceTokens: 200) == 512)
+    }
+}
+
+/// Text of any length: only a sentence with nowhere to split it is refused.
+@Suite struct LongTextTests {
+    // The scripted engine counts a token for every four characters, and its context holds 2048.
+    let translator = Translator(engine: ScriptedEngine { [$0.components(separatedBy: "\n").dropLast().last ?? ""] }, format: .sourceTarget)
+
+    @Test func aTextLongerThanTheContextIsPlannedSentenceBySentence() throws {
+        let text = (1...400).map { "Sentence number \($0) is here." }.joined(separator: " ")
+        #expect(text.count / 4 > 2048)
+        let plan = try translator.plan(text, direction: .englishToTokiPona)
+        #expect(plan.chunks.count == 400)
+    }
+
+    @Test func aSentenceWithNowhereToSplitItIsRefusedByItsLineAndFirstWords() throws {
+        let unbroken = (1...400).map { "word\($0)" }.joined(separator: " ")
+        #expect(throws: TranslationError.sentenceTooLong(line: 3, beginning: "word1 word2 word3 word4 word5 word6…", tokens: unbroken.count / 4, limit: 256)) {
+            try translator.plan("mi moku.\nsina lape.\nni li pona. \(unbroken)", direction: .tokiPonaToEnglish)
+        }
+        let message = TranslationError.sentenceTooLong(line: nil, beginning: "word1…", tokens: 900, limit: 256).errorDescription ?? ""
+        #expect(message == "The sentence that begins \"word1…\" is too long to translate: it has 900 tokens, the model translates at most 256 at once, and it has no comma, semicolon, colon or dash where it could be split. Split it into shorter sentences.")
     }
 }

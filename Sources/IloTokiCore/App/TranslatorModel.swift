@@ -366,25 +366,29 @@ public final class TranslatorModel {
     /// - Throws (in the stream): `TranslatorModelError.noModel` without a loaded model,
     ///   `TranslationError` for text that cannot be translated, engine errors.
     public func translation(
-        of text: String, direction: TranslationDirection, bySentence: Bool? = nil
+        of text: String, direction: TranslationDirection, bySentence: Bool? = nil, outputLimit: Int? = nil
     ) -> AsyncThrowingStream<TranslationProgress, Error> {
-        Translator.progress(ofOnlyText: translations(of: [TextToTranslate(text, direction: direction)], bySentence: bySentence))
+        Translator.progress(
+            ofOnlyText: translations(of: [TextToTranslate(text, direction: direction)], bySentence: bySentence, outputLimit: outputLimit))
     }
 
     /// Streams the translations of several texts made together (their sentences share the
     /// engine's decoding steps), and records each in the history once it is complete: what
     /// the command line does with the lines of standard input.
-    public func translations(of texts: [TextToTranslate], bySentence: Bool? = nil) -> AsyncThrowingStream<TextUpdate, Error> {
+    /// - Parameter outputLimit: at most this many tokens per sentence's translation (below the
+    ///   usual bound), when given.
+    public func translations(of texts: [TextToTranslate], bySentence: Bool? = nil, outputLimit: Int? = nil) -> AsyncThrowingStream<TextUpdate, Error> {
         guard let engine, let model = loadedModel else {
             return AsyncThrowingStream { $0.finish(throwing: TranslatorModelError.noModel) }
         }
-        let translator = Translator(engine: engine, format: model.format, bySentence: bySentence ?? settings.translateBySentence)
+        let translator = Translator(
+            engine: engine, format: model.format, bySentence: bySentence ?? settings.translateBySentence, outputLimit: outputLimit)
         let upstream = translator.translateAll(texts)
         return AsyncThrowingStream { continuation in
             let task = Task { [weak self] in
                 do {
                     for try await update in upstream {
-                        if case .progress(let index, let progress) = update, progress.isFinal, !Task.isCancelled {
+                        if case .progress(let index, let progress) = update, progress.isFinal, texts[index].keepsInHistory, !Task.isCancelled {
                             self?.lastStats = progress.stats
                             let text = texts[index]
                             self?.preferences.record(

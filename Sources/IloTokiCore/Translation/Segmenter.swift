@@ -5,8 +5,10 @@
 /// survive); blank lines are kept as they are. By sentence (the apps' default), each line is
 /// split into its sentences (`Sentences`), which is what the translators were trained on and
 /// what lets a paragraph's sentences be decoded together; whole lines otherwise. A piece too
-/// long for the model's context is split at sentence ends, and a sentence still too long at
-/// word boundaries, so nothing the user typed is ever dropped.
+/// long for the model's context is split at sentence ends, and a sentence still too long where
+/// its clauses end (`Clauses`). A sentence that has no such place to split, or a clause still
+/// too long, is recorded in `overlong` (the translator refuses it, naming it); its chunks are
+/// then cut between words so that the plan still covers every character of the text.
 public struct TranslationPlan: Equatable, Sendable {
     /// One line of the source.
     public struct Line: Equatable, Sendable {
@@ -25,6 +27,21 @@ public struct TranslationPlan: Equatable, Sendable {
 
     public var lines: [Line]
 
+    /// The first sentence that could not be split into pieces that fit, even where its
+    /// clauses end; `nil` when every piece fits.
+    public private(set) var overlong: Overlong?
+
+    /// A sentence too long to translate: its line in `lines` (from 0) and its text.
+    public struct Overlong: Equatable, Sendable {
+        public var line: Int
+        public var sentence: String
+
+        public init(line: Int, sentence: String) {
+            self.line = line
+            self.sentence = sentence
+        }
+    }
+
     /// Every chunk in reading order.
     public var chunks: [String] { lines.flatMap(\.chunks) }
 
@@ -35,19 +52,25 @@ public struct TranslationPlan: Equatable, Sendable {
     ///   - fits: whether a chunk is short enough to translate in one go.
     public init(_ text: String, bySentence: Bool = false, fits: (String) -> Bool = { _ in true }) {
         let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        lines = normalized.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        var overlong: Overlong?
+        var all = normalized.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { number, line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { return Line([]) }
-            guard bySentence else { return Line(TranslationPlan.split(trimmed, fits: fits)) }
+            let noteOverlong = { (sentence: String) in
+                if overlong == nil { overlong = Overlong(line: number, sentence: sentence) }
+            }
+            guard bySentence else { return Line(TranslationPlan.split(trimmed, fits: fits, overlong: noteOverlong)) }
             return Line(Sentences.split(trimmed).flatMap { sentence in
-                var pieces = TranslationPlan.split(sentence.text, fits: fits)
+                var pieces = TranslationPlan.split(sentence.text, fits: fits, overlong: noteOverlong)
                 pieces[pieces.count - 1].spacing = sentence.spacing
                 return pieces
             })
         }
         // Trailing blank lines carry no meaning and are not kept (leading ones neither).
-        while lines.last?.isBlank == true { lines.removeLast() }
-        while lines.first?.isBlank == true { lines.removeFirst() }
+        while all.last?.isBlank == true { all.removeLast() }
+        let leading = all.prefix { $0.isBlank }.count
+        lines = Array(all.dropFirst(leading))
+        self.overlong = overlong.map { Overlong(line: $0.line - leading, sentence: $0.sentence) }
     }
 
     /// Joins translations back together: chunks of a line with the spacing they had in the
@@ -79,8 +102,8 @@ public struct TranslationPlan: Equatable, Sendable {
     // MARK: - Splitting
 
     /// `line` in pieces that fit: whole, or its sentences grouped while they fit, a sentence
-    /// too long at its words.
-    static func split(_ line: String, fits: (String) -> Bool) -> [Sentences.Sentence] {
+    /// too long at its clauses, and one that still does not fit (told to `overlong`) at its words.
+    static func split(_ line: String, fits: (String) -> Bool, overlong: (String) -> Void = { _ in }) -> [Sentences.Sentence] {
         if fits(line) { return [Sentences.Sentence(line)] }
         var chunks: [Sentences.Sentence] = []
         var current = ""
@@ -95,7 +118,11 @@ public struct TranslationPlan: Equatable, Sendable {
             if !current.isEmpty { chunks.append(Sentences.Sentence(current, spacing: currentSpacing)) }
             if fits(sentence.text) {
                 current = sentence.text
+            } else if let clauses = Clauses.group(sentence.text, fits: fits) {
+                chunks += clauses.dropLast()
+                current = clauses.last?.text ?? ""
             } else {
+                overlong(sentence.text)
                 let pieces = splitAtWords(sentence.text, fits: fits)
                 chunks += pieces.dropLast().map { Sentences.Sentence($0, spacing: " ") }
                 current = pieces.last ?? ""
@@ -109,7 +136,7 @@ public struct TranslationPlan: Equatable, Sendable {
     /// White space that separates words: every scalar of the Character is white space. A
     /// space that carries a combining mark is one Character whose first scalar is a space;
     /// dropped as a separator, it would take the mark with it (found by the segmenter fuzzer).
-    static func isSpace(_ character: Character) -> Bool {
+    public static func isSpace(_ character: Character) -> Bool {
         character.unicodeScalars.allSatisfy(\.properties.isWhitespace)
     }
 

@@ -35,6 +35,20 @@ public struct TranslationStats: Equatable, Sendable, Codable {
         decodeMilliseconds > 0 ? Double(decodedTokens) * 1000 / decodeMilliseconds : 0
     }
 
+    /// Adds another translation's figures (the pieces of one text translated apart).
+    public mutating func add(_ other: TranslationStats) {
+        if generatedTokens == 0, promptTokens == 0 { firstPieceMilliseconds = other.firstPieceMilliseconds }
+        promptTokens += other.promptTokens
+        generatedTokens += other.generatedTokens
+        prefillMilliseconds += other.prefillMilliseconds
+        decodeMilliseconds += other.decodeMilliseconds
+        decodedTokens += other.decodedTokens
+        majorPageFaults += other.majorPageFaults
+        residentFraction = min(residentFraction, other.residentFraction)
+        restoredBytes += other.restoredBytes
+        restoreMilliseconds += other.restoreMilliseconds
+    }
+
     mutating func add(_ stats: CompletionStats) {
         if generatedTokens == 0, promptTokens == 0 { firstPieceMilliseconds = stats.firstPieceMilliseconds }
         promptTokens += stats.promptTokens
@@ -53,8 +67,10 @@ public struct TranslationStats: Equatable, Sendable, Codable {
 public enum TranslationError: Error, LocalizedError, Equatable, Sendable {
     /// Nothing but whitespace.
     case emptyText
-    /// More tokens than the model's context holds.
-    case textTooLong(tokens: Int, limit: Int)
+    /// A sentence longer than the model translates at once, with no place to split it (no
+    /// comma, semicolon, colon or dash between spaces, or a clause still too long). `line`: its
+    /// line in the text (from 1) when the text has several; `beginning`: its first words.
+    case sentenceTooLong(line: Int?, beginning: String, tokens: Int, limit: Int)
     /// The text contains something that is not text (a NUL character).
     case invalidText
 
@@ -62,8 +78,8 @@ public enum TranslationError: Error, LocalizedError, Equatable, Sendable {
         switch self {
         case .emptyText:
             "There is nothing to translate."
-        case .textTooLong(let tokens, let limit):
-            "The text is too long to translate at once: it has \(tokens) tokens and the model's context holds \(limit). Translate it in parts."
+        case .sentenceTooLong(let line, let beginning, let tokens, let limit):
+            "The sentence \(line.map { "on line \($0) " } ?? "")that begins \"\(beginning)\" is too long to translate: it has \(tokens) tokens, the model translates at most \(limit) at once, and it has no comma, semicolon, colon or dash where it could be split. Split it into shorter sentences."
         case .invalidText:
             "The text contains characters that cannot be translated (a NUL character)."
         }
@@ -74,10 +90,14 @@ public enum TranslationError: Error, LocalizedError, Equatable, Sendable {
 public struct TextToTranslate: Equatable, Sendable {
     public var text: String
     public var direction: TranslationDirection
+    /// Whether the finished translation goes into the history (`TranslatorModel.translations`):
+    /// not for a piece of a longer text.
+    public var keepsInHistory: Bool
 
-    public init(_ text: String, direction: TranslationDirection) {
+    public init(_ text: String, direction: TranslationDirection, keepsInHistory: Bool = true) {
         self.text = text
         self.direction = direction
+        self.keepsInHistory = keepsInHistory
     }
 }
 
@@ -102,41 +122,60 @@ public struct Translator: Sendable {
     public let maxTokens: Int
     /// Each sentence on its own (the default); `false` translates each line whole where it fits.
     public let bySentence: Bool
+    /// A lower bound on each chunk's translation than the usual one, when given (`ilotoki
+    /// translate --max-tokens`: benchmarks of the plumbing with a model that never stops).
+    public let outputLimit: Int?
 
-    public init(engine: any TranslationEngine, format: PromptFormat, maxTokens: Int = Translator.defaultMaxTokens, bySentence: Bool = true) {
+    public init(
+        engine: any TranslationEngine, format: PromptFormat, maxTokens: Int = Translator.defaultMaxTokens, bySentence: Bool = true,
+        outputLimit: Int? = nil
+    ) {
         self.engine = engine
         self.format = format
         self.maxTokens = maxTokens
         self.bySentence = bySentence
+        self.outputLimit = outputLimit.map { max($0, 1) }
     }
 
-    /// Splits `text` into the chunks translated one by one.
-    /// - Throws: `TranslationError` for empty text or text longer than the context.
+    /// Splits `text` into the chunks translated one by one. A text of any length is
+    /// translated: only a single sentence longer than a chunk may be, with no clause end to
+    /// split it at, is refused.
+    /// - Throws: `TranslationError` for empty text, a NUL character, or such a sentence.
     public func plan(_ text: String, direction: TranslationDirection) throws -> TranslationPlan {
         guard !text.unicodeScalars.contains("\0") else { throw TranslationError.invalidText }
         let prepared = TranslationPrompt.prepare(text)
         guard !prepared.isEmpty else { throw TranslationError.emptyText }
-        let total = engine.tokenCount(of: prepared) ?? 0
-        guard total <= engine.contextLength else {
-            throw TranslationError.textTooLong(tokens: total, limit: engine.contextLength)
-        }
         // A chunk must leave room for its translation, and be short enough that the
         // translation fits in maxTokens.
         let promptBudget = engine.contextLength - maxTokens
-        return TranslationPlan(prepared, bySentence: bySentence) { chunk in
+        let plan = TranslationPlan(prepared, bySentence: bySentence) { chunk in
             let prompt = format.translationPrompt(for: chunk, direction: direction)
             guard let promptTokens = engine.tokenCount(of: prompt.prompt),
                 let chunkTokens = engine.tokenCount(of: chunk)
             else { return true }
-            return promptTokens <= promptBudget && chunkTokens <= maxTokens / 2
+            return promptTokens <= promptBudget && chunkTokens <= chunkTokenLimit
         }
+        if let overlong = plan.overlong {
+            let words = overlong.sentence.split(whereSeparator: TranslationPlan.isSpace)
+            var beginning = words.prefix(6).joined(separator: " ")
+            if beginning.count > 60 { beginning = String(beginning.prefix(60)) }
+            if words.count > 6 || beginning.count < overlong.sentence.count { beginning += "…" }
+            throw TranslationError.sentenceTooLong(
+                line: plan.lines.count > 1 ? overlong.line + 1 : nil, beginning: beginning,
+                tokens: engine.tokenCount(of: overlong.sentence) ?? 0, limit: chunkTokenLimit)
+        }
+        return plan
     }
+
+    /// The most tokens of source text one chunk may have: its translation must fit in
+    /// `maxTokens` (a translation is rarely more than twice its source).
+    public var chunkTokenLimit: Int { maxTokens / 2 }
 
     /// The most tokens a chunk of `sourceTokens` tokens may be translated into: a bound on a
     /// model caught in a loop, far above what any translation needs (docs/translation.md,
     /// "How long a translation may be"), and never above `maxTokens`.
     public func tokenLimit(forSourceTokens sourceTokens: Int) -> Int {
-        Self.tokenLimit(forSourceTokens: sourceTokens, maxTokens: maxTokens)
+        min(Self.tokenLimit(forSourceTokens: sourceTokens, maxTokens: maxTokens), outputLimit ?? maxTokens)
     }
 
     /// The same bound for a translator whose largest output is `maxTokens`.
