@@ -135,7 +135,10 @@ public final class ToolProcess: @unchecked Sendable {
     }
 
     /// Waits for the process to end (at most `timeout`, then kills it) and returns what it gave.
-    public func wait(timeout: Duration = .seconds(120)) async -> Result {
+    /// The default is long (10 min): a process that ends returns at once, and one translating
+    /// with Gemma on a loaded machine (the stress script, CI beside other jobs) may take minutes;
+    /// only a process that hangs waits it out.
+    public func wait(timeout: Duration = .seconds(600)) async -> Result {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {
@@ -160,7 +163,7 @@ public final class ToolProcess: @unchecked Sendable {
     /// Runs a tool to the end with `input` on standard input (at most `timeout`, then kills it).
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String], input: Data = Data(), wrapper: [String] = [],
-        timeout: Duration = .seconds(120)
+        timeout: Duration = .seconds(600)
     ) async throws -> Result {
         let tool = try ToolProcess(executable, arguments, environment: environment, wrapper: wrapper)
         tool.write(input)
