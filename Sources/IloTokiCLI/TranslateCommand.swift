@@ -19,6 +19,12 @@ struct TranslateCommand {
                 "--format", .required("FORMAT"),
                 help: "Prompt format of a --model file: sourceTarget (default) or queryAnswer."),
             OptionSpec("--json", help: "One JSON object per translation, on one line each."),
+            OptionSpec(
+                "--file", .required("FILE"),
+                help: "Translate a file: .srt subtitles cue by cue (numbers and times kept), any other file line by line."),
+            OptionSpec(
+                "--output", short: "o", .required("FILE"),
+                help: "With --file: write the translation there (put in place once complete; never over the input) instead of standard output."),
             OptionSpec("--threads", .required("N"), help: "Decoding threads (default: the performance cores)."),
             OptionSpec(
                 "--batch", .required("N"),
@@ -71,7 +77,7 @@ struct TranslateCommand {
     let context: CommandContext
     let arguments: ParsedArguments
 
-    private var console: Console { context.console }
+    var console: Console { context.console }
 
     @MainActor
     func run() async throws -> Int32 {
@@ -94,6 +100,16 @@ struct TranslateCommand {
             }
             return .fixed(count)
         }
+        let file = try arguments.value("--file").map { try FileTranslation(input: $0, output: arguments.value("--output")) }
+        if file == nil, arguments.value("--output") != nil {
+            throw UsageError(message: "--output goes with --file (standard output can be redirected).", command: "translate")
+        }
+        if file != nil, !arguments.operands.isEmpty {
+            throw UsageError(message: "--file translates a file: give it no text as well.", command: "translate")
+        }
+        if file?.kind == .subtitles, arguments.has("--json") {
+            throw UsageError(message: "--json writes lines of text; subtitles are written as subtitles.", command: "translate")
+        }
         let model = try context.prepareModel(
             keeping: modelFile.map { [$0] } ?? [], engine: LiveEngineOptions(threads: threads, head: head, batch: batch ?? .fitting),
             needsHome: modelFile == nil)
@@ -101,7 +117,20 @@ struct TranslateCommand {
         let fixed = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"), current: model.direction)
         try await loadModel(model, format: format)
         do {
-            let status = try await translate(with: model, fixed: fixed, lines: (batch ?? .fitting).count(available: DeviceMemory.available()))
+            let lines = (batch ?? .fitting).count(available: DeviceMemory.available())
+            let status: Int32
+            if let file {
+                status = try await file.run {
+                    switch file.kind {
+                    case .subtitles: return try await translateSubtitles(model: model, fixed: fixed, batch: lines)
+                    case .lines:
+                        let status = await translateLines(model: model, fixed: fixed, json: arguments.has("--json"), batch: lines)
+                        return (status, status <= CLI.Status.failure && Interrupts.shared.lastSignal == 0 && !console.outputStopped)
+                    }
+                }
+            } else {
+                status = try await translate(with: model, fixed: fixed, lines: lines)
+            }
             await model.flushWrites()  // the history reaches the disk before the process ends
             context.reportNotices(of: model, after: reported)
             return status
@@ -229,10 +258,10 @@ struct TranslateCommand {
     }
 
     /// Sentence by sentence unless `--whole-lines` (then each line whole).
-    private var bySentence: Bool { !arguments.has("--whole-lines") }
+    var bySentence: Bool { !arguments.has("--whole-lines") }
 
     /// `--max-tokens`, checked in `run` before anything is loaded.
-    private var outputLimit: Int? { arguments.value("--max-tokens").flatMap(Int.init) }
+    var outputLimit: Int? { arguments.value("--max-tokens").flatMap(Int.init) }
 
     /// Lines taken together, in batches' worth: enough that the slots keep refilling, few
     /// enough that the lines read ahead of the answers stay a handful.
@@ -245,7 +274,7 @@ struct TranslateCommand {
     /// named on standard error, and the status is then 1; a piece of a long line that fails
     /// leaves only its own place empty.
     @MainActor
-    private func translateLines(model: TranslatorModel, fixed: TranslationDirection?, json: Bool, batch: Int) async -> Int32 {
+    func translateLines(model: TranslatorModel, fixed: TranslationDirection?, json: Bool, batch: Int) async -> Int32 {
         var failed = false
         // The size first: the reader moves the file's offset as soon as it starts.
         let progress = TranslationProgressLine(console: console, quiet: arguments.has("--quiet"), totalBytes: StandardInput.size())

@@ -142,3 +142,69 @@ import Testing
         }
     }
 }
+
+/// `ilotoki translate --file`: subtitles cue by cue, text files line by line, never over the input.
+@Suite(.exclusiveModelUse) struct FileTranslationTests {
+    let home = TemporaryDirectory("cli-file")
+    let ilotoki = ToolProcess.executable("ilotoki")
+
+    var environment: [String: String] { ["ILOTOKI_HOME": home.file("home").path, "NO_COLOR": "1"] }
+
+    func translate(_ arguments: [String], input: String = "") async throws -> ToolProcess.Result {
+        let tiny = try TestModels.require(TestModels.tiny)
+        return try await ToolProcess.run(
+            ilotoki, ["translate", "--model", tiny, "--from", "en", "--max-tokens", "6"] + arguments, environment: environment,
+            input: Data(input.utf8))
+    }
+
+    @Test func subtitlesKeepTheirNumbersTimesAndLines() async throws {
+        try FileManager.default.createDirectory(at: home.url, withIntermediateDirectories: true)
+        let source = home.file("film.srt")
+        let subtitles = "1\n00:00:01,000 --> 00:00:03,500\nHello, my friend!\n\n2\n00:00:04,000 --> 00:00:07,250\nThe little child plays\nin the garden with the dog.\n\n3\n00:00:08,000 --> 00:00:09,000\nWhere is the water?\n"
+        try Data(subtitles.utf8).write(to: source)
+        let target = home.file("film.tok.srt")
+        let result = try await translate(["--file", source.path, "--output", target.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty && result.stderr.isEmpty)
+        let written = try SubRip(parsing: try String(contentsOf: target, encoding: .utf8))
+        let original = try SubRip(parsing: subtitles)
+        try #require(written.cues.count == 3)
+        #expect(written.cues.map(\.number) == ["1", "2", "3"])
+        #expect(written.cues.map(\.timing) == original.cues.map(\.timing))
+        #expect(written.cues.map(\.lines.count) == [1, 2, 1], "the two-line cue is two lines again")
+        // Each cue is its own text: what it says is what the cue alone translates to.
+        for (index, cue) in original.cues.enumerated() {
+            let alone = try await translate([cue.text])
+            #expect(written.cues[index].lines.joined(separator: " ") == alone.stdout.trimmingCharacters(in: .newlines))
+        }
+        // To standard output without --output: the same file.
+        let streamed = try await translate(["--file", source.path])
+        #expect(streamed.stdout == (try String(contentsOf: target, encoding: .utf8)))
+    }
+
+    @Test func aTextFileIsTranslatedLineByLineAndNeverOverItself() async throws {
+        try FileManager.default.createDirectory(at: home.url, withIntermediateDirectories: true)
+        let source = home.file("letter.txt")
+        let text = "Hello, my friend!\n\nWhere is the water? I am thirsty.\n"
+        try Data(text.utf8).write(to: source)
+        let target = home.file("letter.tok.txt")
+        let result = try await translate(["--file", source.path, "-o", target.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let piped = try await translate([], input: text)
+        #expect(try String(contentsOf: target, encoding: .utf8) == piped.stdout, "the same as the lines on standard input")
+
+        for output in [source.path, home.path + "/./letter.txt"] {
+            let refused = try await translate(["--file", source.path, "--output", output])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("is the input file"))
+        }
+        let link = home.file("link.txt")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: source)
+        #expect(try await translate(["--file", source.path, "--output", link.path]).status == 2, "the same file under another name")
+        #expect(try String(contentsOf: source, encoding: .utf8) == text, "the input is untouched")
+        let missing = try await translate(["--file", home.file("none.txt").path])
+        #expect(missing.status == 1 && missing.stderr.contains("none.txt"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasSuffix(".part") }
+        #expect(leftovers.isEmpty)
+    }
+}
