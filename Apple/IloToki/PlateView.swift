@@ -45,6 +45,12 @@ struct PlateView: View {
                 }
             }
             text
+            if isTarget, let bar = screen.translationBar {
+                // A long text's progress: VoiceOver reads it as a progress indicator, by its label.
+                ProgressView(value: bar.fraction)
+                    .tint(Color(palette.onJelo))
+                    .accessibilityLabel(bar.label)
+            }
             if !plate.dictionaryWords.isEmpty {
                 DictionaryWordsRow(words: plate.dictionaryWords, perform: perform)
             }

@@ -444,6 +444,7 @@ public struct ProgressView<Label: View, CurrentValueLabel: View>: View {
 
 extension ProgressView where Label == EmptyView, CurrentValueLabel == EmptyView {
     public init() {}
+    public init<V: BinaryFloatingPoint>(value: V?, total: V = 1.0) {}
 }
 
 public struct NavigationStack<Data, Root: View>: View {
@@ -630,6 +631,7 @@ extension View {
 
     public func accessibilityLabel(_ label: Text) -> _ModifiedView { _ModifiedView() }
     public func accessibilityLabel<S: StringProtocol>(_ label: S) -> _ModifiedView { _ModifiedView() }
+    public func tint(_ tint: Color?) -> _ModifiedView { _ModifiedView() }
     public func accessibilityValue(_ value: Text) -> _ModifiedView { _ModifiedView() }
     public func accessibilityValue<S: StringProtocol>(_ value: S) -> _ModifiedView { _ModifiedView() }
     public func accessibilityElement(children: AccessibilityChildBehavior = .ignore) -> _ModifiedView { _ModifiedView() }

@@ -280,6 +280,38 @@ import Testing
         #expect(window.historyRows.count == 1, "the paragraph is one entry")
     }
 
+    @Test func aLongPasteShowsItsProgressUnderTheTargetPlateAndAStopKeepsWhatIsFinished() async throws {
+        // One sentence at a time (parallelCompletions 1), each slowly: the bar moves sentence by sentence.
+        let home = TemporaryDirectory("gtk-long-paste")
+        let model = scriptedModel(home) { ScriptedEngine(delay: .milliseconds(40)) { source in [" (\(source.prefix(6)))", " ok."] } }
+        let window = makeWindow(model)
+        defer { close(window) }
+        await useScriptedModel(model, in: window)
+        let text = (1...8).map { "Sentence number \($0) is here." }.joined(separator: " ")
+        window.type(text)
+        await pump("the source plate has the text") { model.sourceText == text }
+        #expect(window.translationBar == nil, "no bar before a translation")
+        window.activate(.slab)
+        var seen: [Double] = []
+        await pump("three sentences done") {
+            if let bar = window.translationBar, seen.last != bar.fraction { seen.append(bar.fraction) }
+            return (model.translationChunks?.done ?? 0) >= 3
+        }
+        let bar = try #require(window.translationBar, "the bar shows while the text translates")
+        #expect(bar.label.hasPrefix("Sentences translated: ") && bar.label.hasSuffix(" / 8"), "\(bar.label)")
+        #expect(seen.count >= 2 && seen == seen.sorted(), "it moves forward: \(seen)")
+        // A stop keeps the finished sentences on the plate; the bar goes.
+        window.activate(.slab)
+        await pump("stopped") { model.translationState == .idle }
+        #expect(window.translationBar == nil)
+        #expect(window.targetPlateText.hasPrefix("(Senten) ok. (Senten) ok. (Senten) ok."), "\(window.targetPlateText)")
+        // A short text shows no bar.
+        model.perform(.setSourceText(text: "One. Two."))
+        window.activate(.slab)
+        await pump("translated") { model.translationState == .done }
+        #expect(window.translationBar == nil)
+    }
+
     // MARK: - The look
 
     @Test func exactlyOneJeloSurfaceInEveryState() async throws {

@@ -16,3 +16,9 @@ var SemanticsPropertyReceiver.stateDescription: String
 fun SemanticsPropertyReceiver.heading() {}
 
 fun Modifier.semantics(mergeDescendants: Boolean = false, properties: SemanticsPropertyReceiver.() -> Unit): Modifier = this
+
+class ProgressBarRangeInfo(val current: Float, val range: ClosedFloatingPointRange<Float>, val steps: Int = 0)
+
+var SemanticsPropertyReceiver.progressBarRangeInfo: ProgressBarRangeInfo
+    get() = throw UnsupportedOperationException()
+    set(value) {}

@@ -122,6 +122,9 @@ public final class TranslatorModel {
     /// Where loading the engine stands; `modelState` is derived from it.
     public internal(set) var loadPhase: LoadPhase = .idle
     public internal(set) var translationState: TranslationState = .idle
+    /// How far the translation on the plate is: chunks (sentences) finished of all of them;
+    /// `nil` before its first update.
+    public internal(set) var translationChunks: (done: Int, total: Int)?
     /// The model the user chose (or the default when none was chosen).
     public internal(set) var selectedModel: ModelChoice?
     /// The model the engine holds; its prompt format is the one used.
@@ -339,6 +342,7 @@ public final class TranslatorModel {
         let id = translationID
         targetText = ""
         translationState = .translating
+        translationChunks = nil
         translatingSource = text
         let stream = translation(of: text, direction: direction)
         translationTask = Task { [weak self] in
@@ -348,6 +352,9 @@ public final class TranslatorModel {
                     // A piece that adds text ticks (UTF-8 lengths: counted at once, unlike characters).
                     if progress.text.utf8.count > self.targetText.utf8.count { self.haptic.landed(at: ContinuousClock.now - self.hapticStart) }
                     self.targetText = progress.text
+                    if self.translationChunks?.done != progress.finishedChunks || self.translationChunks?.total != progress.chunkCount {
+                        self.translationChunks = (progress.finishedChunks, progress.chunkCount)
+                    }
                     if progress.isFinal { self.translationState = .done }
                 }
             } catch is CancellationError {

@@ -10,6 +10,7 @@ public enum UIText: String, CaseIterable, Sendable {
     case modelNotDownloaded, modelLoading, downloading, verifying, downloadPaused  // downloading, paused: %@ = per cent
     case modelFailed  // %@ = reason
     case translationFailed  // %@ = reason
+    case translationProgress  // %@ = "12 / 40": sentences translated of a long text's, while it translates
     case sourcePlaceholder, samplesTitle, emptyTranslation
     case swap, copy, copied, share
     case translateWith, replaceText  // from other apps: the entry in their menus; the translation back in place of their text
@@ -72,6 +73,7 @@ public struct UIStrings: Sendable {
         .modelLoading: "Loading the model…", .downloading: "Downloading the model… %@",
         .verifying: "Checking the download…", .downloadPaused: "Download paused at %@",
         .modelFailed: "The model cannot be used: %@", .translationFailed: "Could not translate: %@",
+        .translationProgress: "Sentences translated: %@",
         .sourcePlaceholder: "Type or paste text", .samplesTitle: "Try one of these", .emptyTranslation: "(no translation)",
         .swap: "Swap the languages", .copy: "Copy the translation", .copied: "Copied", .share: "Share the translation", .translateWith: "Translate with ilo toki", .replaceText: "Replace the selected text",
         .scriptLatin: "Latin", .scriptSitelenPona: "sitelen pona",
@@ -119,6 +121,7 @@ public struct UIStrings: Sendable {
         .modelLoading: "Загружаю модель…", .downloading: "Скачиваю модель… %@",
         .verifying: "Проверяю загрузку…", .downloadPaused: "Загрузка на паузе: %@",
         .modelFailed: "Модель нельзя использовать: %@", .translationFailed: "Не удалось перевести: %@",
+        .translationProgress: "Переведено предложений: %@",
         .sourcePlaceholder: "Напишите или вставьте текст", .samplesTitle: "Попробуйте", .emptyTranslation: "(нет перевода)",
         .swap: "Поменять языки местами", .copy: "Скопировать перевод", .copied: "Скопировано", .share: "Поделиться переводом", .translateWith: "Перевести в ilo toki", .replaceText: "Заменить выделенный текст",
         .scriptLatin: "Латиница", .scriptSitelenPona: "sitelen pona",
@@ -166,6 +169,7 @@ public struct UIStrings: Sendable {
         .modelLoading: "Đang nạp mô hình…", .downloading: "Đang tải mô hình… %@",
         .verifying: "Đang kiểm tra bản tải…", .downloadPaused: "Đã tạm dừng ở %@",
         .modelFailed: "Không dùng được mô hình: %@", .translationFailed: "Không dịch được: %@",
+        .translationProgress: "Số câu đã dịch: %@",
         .sourcePlaceholder: "Gõ hoặc dán văn bản", .samplesTitle: "Thử một câu", .emptyTranslation: "(không có bản dịch)",
         .swap: "Đổi chiều ngôn ngữ", .copy: "Sao chép bản dịch", .copied: "Đã sao chép", .share: "Chia sẻ bản dịch", .translateWith: "Dịch bằng ilo toki", .replaceText: "Thay văn bản đã chọn",
         .scriptLatin: "Chữ Latinh", .scriptSitelenPona: "sitelen pona",
@@ -213,6 +217,7 @@ public struct UIStrings: Sendable {
         .modelLoading: "ilo li open e sona…", .downloading: "ilo li kama jo e sona… %@",
         .verifying: "ilo li lukin e sona…", .downloadPaused: "kama jo li awen lon %@",
         .modelFailed: "sona ilo li ken ala: %@", .translationFailed: "ilo li ken ala ante: %@",
+        .translationProgress: "toki lili pini: %@",
         .sourcePlaceholder: "o sitelen e toki", .samplesTitle: "o lukin e ni", .emptyTranslation: "(ante li lon ala)",
         .swap: "o ante e nasin toki", .copy: "o jo e toki ante", .copied: "ilo li jo", .share: "o pana e toki ante", .translateWith: "o ante kepeken ilo toki", .replaceText: "o ante e toki ni",
         .scriptLatin: "sitelen Lasina", .scriptSitelenPona: "sitelen pona",

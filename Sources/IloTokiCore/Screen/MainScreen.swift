@@ -197,6 +197,23 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     public struct Haptics: Equatable, Sendable, Encodable {
         public var wordTicks: Int
     }
+    /// The thin bar under the target plate while a long text translates (from its fourth
+    /// sentence on): sentences finished of all of them. A screen reader hears it as progress,
+    /// named by `label`.
+    public var translationBar: ProgressBar?
+
+    public struct ProgressBar: Equatable, Sendable, Encodable {
+        /// From 0 to 1.
+        public var fraction: Double
+        public var done: Int
+        public var total: Int
+        /// "Sentences translated: 12 / 40".
+        public var label: String
+    }
+
+    /// The fewest sentences a text has for its translation to show a progress bar.
+    public static let sentencesForProgressBar = 4
+
     /// The line under the plates: notices, or a short-lived message.
     public var notice: String?
     public var slab: Slab
@@ -248,6 +265,14 @@ extension MainScreen {
         readyNotice = model.readyNoticeModel.map { ReadyNotice(title: strings[.readyTitle], body: strings(.readyBody, $0.displayName)) }
         haptics = model.settings.haptics ? Haptics(wordTicks: model.haptic.ticks) : nil
         notice = Self.notice(model, strings)
+        translationBar =
+            if model.translationState == .translating, let chunks = model.translationChunks, chunks.total >= Self.sentencesForProgressBar {
+                ProgressBar(
+                    fraction: Double(chunks.done) / Double(chunks.total), done: chunks.done, total: chunks.total,
+                    label: strings(.translationProgress, "\(chunks.done) / \(chunks.total)"))
+            } else {
+                nil
+            }
         slab = Self.slab(model, strings, format)
         swapLabel = strings[.swap]
         copyLabel = strings[.copy]

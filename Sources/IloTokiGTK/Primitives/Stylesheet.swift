@@ -64,6 +64,13 @@ enum Stylesheet {
               min-height: \(Int(Tokens.progressLine))px; border-radius: 0; background-color: \(ink); background-image: none; border: none;
             }
 
+            progressbar.translation-bar > trough {
+              min-height: 4px; border: none; border-radius: 0; background-color: transparent; background-image: none; box-shadow: none;
+            }
+            progressbar.translation-bar > trough > progress {
+              min-height: 4px; border-radius: 0; background-color: \(ink); background-image: none; border: none;
+            }
+
             .card { padding: \(Int(Tokens.Spacing.medium))px; margin: 0 \(Int(Tokens.Spacing.medium))px \(Int(Tokens.Spacing.medium))px \(Int(Tokens.Spacing.medium))px; }
             .ilotoki switch { border: \(outline)px solid \(ink); border-radius: 999px; background-color: \(paper); background-image: none; box-shadow: none; }
             .ilotoki switch:checked { background-color: \(ink); }

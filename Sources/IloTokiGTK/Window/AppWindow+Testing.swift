@@ -89,6 +89,13 @@ extension AppWindow {
     /// The text of every history row shown now.
     public var historyRows: [String] { pages.historyRowTexts }
 
+    /// The bar under the target plate while a long text translates: its fraction and its
+    /// accessible name; `nil` while it is hidden.
+    public var translationBar: (fraction: Double, label: String)? {
+        guard main.translationBar.isVisible else { return nil }
+        return (gtk_progress_bar_get_fraction(cast(main.translationBar)), main.translationBarLabel)
+    }
+
     /// What is on screen, as JSON.
     public var report: [String: String] {
         [

@@ -16,6 +16,10 @@ final class MainPage {
     let targetPill: Pill
     let sourceView: Widget
     let targetLabel: Widget
+    /// The thin bar under the target plate's text while a long text translates.
+    let translationBar: Widget
+    /// What a screen reader calls the bar now.
+    private(set) var translationBarLabel = ""
     let knob: SwapKnob
     let slab: Slab
     let notice: Widget
@@ -65,6 +69,9 @@ final class MainPage {
         gtk_label_set_selectable(cast(targetLabel), 1)
         gtk_widget_set_valign(targetLabel, GTK_ALIGN_START)
         targetLabel.expand(horizontally: true, vertically: true)
+        translationBar = gtk_progress_bar_new()
+        translationBar.addClass("translation-bar")
+        translationBar.setVisible(false)
         copyButton = IconButton(.copy, label: screen.copyLabel, flat: true) { perform(.copy) }
         knob = SwapKnob(label: screen.swapLabel) { perform(.swap) }
         slab = Slab { perform(.pressSlab) }
@@ -107,6 +114,7 @@ final class MainPage {
         let targetContent = box(GTK_ORIENTATION_VERTICAL, spacing: 8)
         append(targetContent, targetTop)
         append(targetContent, targetScroll)
+        append(targetContent, translationBar)
         targetPlate = Plate(targetContent)
         sourcePlate.widget.expand(horizontally: true, vertically: true)
         targetPlate.widget.expand(horizontally: true, vertically: true)
@@ -271,6 +279,15 @@ final class MainPage {
         setText(targetLabel, screen.target.text)
         targetLabel.setClass("quiet", screen.target.isMessage)
         copyButton.widget.setVisible(screen.target.canCopy)
+        // A GtkProgressBar is a progress bar to AT-SPI: its value is the fraction, its name the label.
+        translationBar.setVisible(screen.translationBar != nil)
+        if let bar = screen.translationBar {
+            gtk_progress_bar_set_fraction(cast(translationBar), max(0, min(1, bar.fraction)))
+            if bar.label != translationBarLabel {
+                translationBar.accessibleLabel(bar.label)
+                translationBarLabel = bar.label
+            }
+        }
         setText(notice, screen.notice ?? "")
         notice.setVisible(screen.notice != nil)
         slab.setTitle(screen.slab.title)

@@ -105,6 +105,7 @@ enum class UIText(val json: String) {
     DOWNLOAD_PAUSED("downloadPaused"),
     MODEL_FAILED("modelFailed"),
     TRANSLATION_FAILED("translationFailed"),
+    TRANSLATION_PROGRESS("translationProgress"),
     SOURCE_PLACEHOLDER("sourcePlaceholder"),
     SAMPLES_TITLE("samplesTitle"),
     EMPTY_TRANSLATION("emptyTranslation"),
@@ -417,6 +418,7 @@ data class MainScreen(
     val word: MainScreenWordCard?,
     val readyNotice: MainScreenReadyNotice?,
     val haptics: MainScreenHaptics?,
+    val translationBar: MainScreenProgressBar?,
     val notice: String?,
     val slab: MainScreenSlab,
     val swapLabel: String,
@@ -434,6 +436,7 @@ data class MainScreen(
         if (word != null) put("word", word.toJson())
         if (readyNotice != null) put("readyNotice", readyNotice.toJson())
         if (haptics != null) put("haptics", haptics.toJson())
+        if (translationBar != null) put("translationBar", translationBar.toJson())
         if (notice != null) put("notice", notice)
         put("slab", slab.toJson())
         put("swapLabel", swapLabel)
@@ -453,6 +456,7 @@ data class MainScreen(
             word = if (json.isNull("word")) null else MainScreenWordCard.from(json.getJSONObject("word")),
             readyNotice = if (json.isNull("readyNotice")) null else MainScreenReadyNotice.from(json.getJSONObject("readyNotice")),
             haptics = if (json.isNull("haptics")) null else MainScreenHaptics.from(json.getJSONObject("haptics")),
+            translationBar = if (json.isNull("translationBar")) null else MainScreenProgressBar.from(json.getJSONObject("translationBar")),
             notice = if (json.isNull("notice")) null else json.getString("notice"),
             slab = MainScreenSlab.from(json.getJSONObject("slab")),
             swapLabel = json.getString("swapLabel"),
@@ -677,6 +681,30 @@ data class MainScreenPlate(
             samplePhrases = json.getJSONArray("samplePhrases").let { a -> List(a.length()) { i -> a.getString(i) } },
             keyboard = MainScreenKeyboard.from(json.getJSONObject("keyboard")),
             dictionaryWords = json.getJSONArray("dictionaryWords").let { a -> List(a.length()) { i -> a.getString(i) } },
+        )
+    }
+}
+
+/** Core's `MainScreen.ProgressBar`. */
+data class MainScreenProgressBar(
+    val fraction: Double,
+    val done: Long,
+    val total: Long,
+    val label: String,
+) {
+    fun toJson(): JSONObject = JSONObject().apply {
+        put("fraction", fraction)
+        put("done", done)
+        put("total", total)
+        put("label", label)
+    }
+
+    companion object {
+        fun from(json: JSONObject) = MainScreenProgressBar(
+            fraction = json.getDouble("fraction"),
+            done = json.getLong("done"),
+            total = json.getLong("total"),
+            label = json.getString("label"),
         )
     }
 }

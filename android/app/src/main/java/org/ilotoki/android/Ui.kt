@@ -34,7 +34,9 @@ import androidx.compose.ui.Alignment
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.graphics.Color
 import androidx.compose.ui.semantics.contentDescription
+import androidx.compose.ui.semantics.ProgressBarRangeInfo
 import androidx.compose.ui.semantics.heading
+import androidx.compose.ui.semantics.progressBarRangeInfo
 import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.semantics.stateDescription
 import androidx.compose.ui.text.font.FontWeight
@@ -180,6 +182,14 @@ class Ui(
             if (isTarget) {
                 BasicText(plate.text, style = if (plate.isMessage) fonts.body(palette, Design.TypeSize.BODY, ink) else style,
                     modifier = Modifier.semantics { contentDescription = plate.textLabel })
+                // A long text's progress: a thin bar that TalkBack announces as a progress bar.
+                screen.translationBar?.let { bar ->
+                    val fraction = bar.fraction.toFloat().coerceIn(0f, 1f)
+                    Box(Modifier.fillMaxWidth().padding(top = Design.Spacing.SMALL.dp).height(4.dp)
+                        .semantics { contentDescription = bar.label; progressBarRangeInfo = ProgressBarRangeInfo(fraction, 0f..1f) }) {
+                        Box(Modifier.fillMaxHeight().fillMaxWidth(fraction).background(ink))
+                    }
+                }
                 if (plate.dictionaryWords.isNotEmpty()) DictionaryWords(plate.dictionaryWords)
             } else {
                 // What is typed is the truth until the model's text changes by itself (swap,
