@@ -183,13 +183,19 @@ final class LineQueue {
         reader?.cancel()
     }
 
-    /// The next pieces, at most `limit`: at least one unless the input has ended (then none).
-    /// Once one line is there, lines that follow within `gathering` join it.
+    /// The next pieces, at most `limit` lines' worth: at least one unless the input has ended
+    /// (then none). Once one line is there, lines that follow within `gathering` join it. A
+    /// piece of a long line counts as the short lines its sentences would make
+    /// (`shortLineCharacters` each), so a group holds about as many sentences either way.
     func next(limit: Int, gathering: Duration = .milliseconds(20)) async -> [InputPiece] {
         var taken: [InputPiece] = []
-        while taken.count < limit {
+        var worth = 0
+        while worth < limit {
             if var long = longLine {
-                while taken.count < limit, let piece = long.next() { taken.append(piece) }
+                while worth < limit, let piece = long.next() {
+                    taken.append(piece)
+                    worth += max(1, (piece.text?.utf8.count ?? 0) / Self.shortLineCharacters)
+                }
                 longLine = taken.last?.endsLine == true ? nil : long
                 continue
             }
@@ -210,10 +216,14 @@ final class LineQueue {
                 longLine = long
             } else {
                 taken.append(InputPiece(line: line))
+                worth += 1
             }
         }
         return taken
     }
+
+    /// What a short line holds, for counting a long line's pieces as lines.
+    static let shortLineCharacters = 100
 
     private func waitForMore() async {
         await withTaskCancellationHandler {

@@ -63,10 +63,10 @@ enum StandardInput {
                 func emit(_ bytes: ArraySlice<UInt8>, consumed: Int) {
                     number += 1
                     offset += Int64(consumed)
-                    var line = Array(bytes)
-                    if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                    let line = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
+                    let text = String(validating: line, as: UTF8.self)  // the one copy of a long line
                     slots.wait()
-                    continuation.yield(Line(number: number, text: String(validating: line, as: UTF8.self), endOffset: offset))
+                    continuation.yield(Line(number: number, text: text, endOffset: offset))
                 }
                 while !cancelled.withLock({ $0 }) {
                     let count = read(STDIN_FILENO, &buffer, buffer.count)
@@ -79,7 +79,11 @@ enum StandardInput {
                         start = newline + 1
                         scanned = 0
                     }
-                    pending.removeFirst(start)
+                    if pending.capacity > 1 << 20, pending.count - start < 1 << 16 {
+                        pending = Array(pending[start...])  // a long line's buffer goes with it
+                    } else {
+                        pending.removeFirst(start)
+                    }
                     scanned = pending.count  // a long line is scanned once, not once per read
                 }
                 if !pending.isEmpty, !cancelled.withLock({ $0 }) { emit(pending[...], consumed: pending.count) }

@@ -38,6 +38,18 @@ import Testing
 
     func entriesOnDisk() -> [HistoryEntry] { HistoryStore(url: directories.historyFile).load().history.entries }
 
+    @Test func manyTranslationsInARowReachTheDiskTogetherAndNoneIsLost() async throws {
+        // Changes that come while a write is waiting go with it: 300 records are a few writes,
+        // and the file ends as the screen shows it.
+        let model = try await process()
+        let texts = (1...300).map { TextToTranslate("line \($0)", direction: .englishToTokiPona) }
+        for try await _ in model.translations(of: texts) {}
+        await model.flushWrites()
+        #expect(entriesOnDisk().map(\.source) == model.history.entries.map(\.source))
+        #expect(entriesOnDisk().contains { $0.source == "line 300" })
+        #expect(!model.history.entries.isEmpty)
+    }
+
     // MARK: - Two processes, one history
 
     @Test func twoProcessesTranslatingKeepEachOthersEntries() async throws {

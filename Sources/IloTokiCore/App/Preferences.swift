@@ -1,4 +1,5 @@
 import Foundation
+import IloTokiLocking
 import Observation
 
 /// What the user chose and what they translated: settings and history, kept in the home
@@ -21,6 +22,9 @@ public final class Preferences {
     /// Where to say what went wrong (a damaged file set aside, a write that failed).
     @ObservationIgnored var onProblem: (@MainActor (String) -> Void)?
     @ObservationIgnored private let writer = DispatchQueue(label: "ilotoki.app-files", qos: .utility)
+    /// History changes not on disk yet: one write takes all that are waiting when it runs, so
+    /// a file of thousands of lines translated at speed is a handful of writes, not one each.
+    @ObservationIgnored private let queuedHistoryChanges = Locked<[@Sendable (inout History) -> Void]>([])
     /// Changes not yet on disk, per file.
     @ObservationIgnored private var pendingWrites: [SharedFileKind: Int] = [:]
 
@@ -72,8 +76,23 @@ public final class Preferences {
     /// there now, so entries another process added meanwhile are kept (and shown).
     public func changeHistory(_ change: @escaping @Sendable (inout History) -> Void) {
         change(&history)
+        guard canWrite else { return }
+        let queued = queuedHistoryChanges
+        let first = queued.withLock { changes -> Bool in
+            changes.append(change)
+            return changes.count == 1
+        }
+        guard first else { return }  // the write already waiting takes this change too
         let store = historyStore
-        writeShared(.history, { try store.update(change) }, show: { $0.history = $1 })
+        writeShared(
+            .history,
+            {
+                let changes = queued.withLock { changes in
+                    defer { changes = [] }
+                    return changes
+                }
+                return try store.update { history in for change in changes { change(&history) } }
+            }, show: { $0.history = $1 })
     }
 
     /// Reads the history again, with what other processes added since: for a front end about
