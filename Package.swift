@@ -147,7 +147,7 @@ if !coreOnly {
         ),
         .testTarget(
             name: "IloTokiCLITests",
-            dependencies: ["IloTokiCLI", "IloTokiCore", "IloTokiEngineLive", "IloTokiTestSupport"]
+            dependencies: ["IloTokiCLI", "IloTokiCore", "IloTokiEngineLive", "IloTokiLocking", "IloTokiTestSupport"]
         ),
     ]
 

@@ -25,16 +25,54 @@ enum StandardInput {
     /// The lines, and the count of them the reader may run ahead.
     final class Lines: Sendable {
         let stream: AsyncStream<Line>
-        private let slots: DispatchSemaphore
+        let slots: Slots
 
-        fileprivate init(stream: AsyncStream<Line>, slots: DispatchSemaphore) {
+        fileprivate init(stream: AsyncStream<Line>, slots: Slots) {
             self.stream = stream
             self.slots = slots
         }
 
         /// `count` lines were taken from the stream: the reader may read as many more.
         func taken(_ count: Int) {
-            for _ in 0..<count { slots.signal() }
+            slots.free(count)
+        }
+    }
+
+    /// How many more lines the reader may read: it waits while there are none, until the
+    /// translation frees some or the stream ends.
+    ///
+    /// Not a `DispatchSemaphore`: libdispatch stops the process when a semaphore is freed with
+    /// a value below the one it was made with, which is what a reader that is ahead holds when
+    /// Ctrl-C ends the run.
+    final class Slots: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var available: Int  // guarded by `condition`
+        private var closed = false  // guarded by `condition`
+
+        init(_ count: Int) { available = count }
+
+        func free(_ count: Int) {
+            condition.lock()
+            available += count
+            condition.unlock()
+            condition.broadcast()
+        }
+
+        /// Takes a slot, waiting for one; `false` when the stream ended first.
+        func take() -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            while available == 0, !closed { condition.wait() }
+            guard !closed else { return false }
+            available -= 1
+            return true
+        }
+
+        func close() {
+            condition.lock()
+            closed = true
+            condition.unlock()
+            condition.broadcast()
         }
     }
 
@@ -46,13 +84,14 @@ enum StandardInput {
         return Int64(info.st_size) - Int64(lseek(STDIN_FILENO, 0, SEEK_CUR)).clamped(to: 0...Int64(info.st_size))
     }
 
-    static func lines(capacity: Int = 1024) -> Lines {
-        let slots = DispatchSemaphore(value: capacity)
+    /// The lines of standard input (or of another descriptor, for the tests).
+    static func lines(capacity: Int = 1024, from descriptor: Int32 = STDIN_FILENO) -> Lines {
+        let slots = Slots(capacity)
         let stream = AsyncStream<Line> { continuation in
             let cancelled = Locked(false)
             continuation.onTermination = { _ in
                 cancelled.withLock { $0 = true }
-                slots.signal()  // a reader waiting for a slot sees the end
+                slots.close()  // a reader waiting for a slot sees the end
             }
             let thread = Thread {
                 var pending: [UInt8] = []
@@ -65,11 +104,11 @@ enum StandardInput {
                     offset += Int64(consumed)
                     let line = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
                     let text = String(validating: line, as: UTF8.self)  // the one copy of a long line
-                    slots.wait()
+                    guard slots.take() else { return }
                     continuation.yield(Line(number: number, text: text, endOffset: offset))
                 }
                 while !cancelled.withLock({ $0 }) {
-                    let count = read(STDIN_FILENO, &buffer, buffer.count)
+                    let count = read(descriptor, &buffer, buffer.count)
                     if count < 0, errno == EINTR { continue }
                     if count <= 0 { break }
                     pending += buffer[0..<count]

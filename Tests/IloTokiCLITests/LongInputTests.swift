@@ -1,5 +1,6 @@
 import Foundation
 import IloTokiCore
+import IloTokiLocking
 import IloTokiTestSupport
 import Testing
 
@@ -42,6 +43,62 @@ import Testing
     @Test func aShortLineGoesWhole() {
         #expect(LongLine(StandardInput.Line(number: 1, text: String(repeating: "mi moku. ", count: 100))) == nil)
         #expect(LongLine(StandardInput.Line(number: 1, text: nil)) == nil)
+    }
+}
+
+/// Standard input read on its own thread, at most `capacity` lines ahead of the translation.
+@Suite struct StandardInputTests {
+    /// A pipe holding `lines`, its writing end closed.
+    static func pipe(holding lines: [String]) throws -> Int32 {
+        var ends: [Int32] = [0, 0]
+        try #require(Glibc.pipe(&ends) == 0)
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        try #require(bytes.count < 60_000, "fits the pipe's buffer")
+        try #require(write(ends[1], bytes, bytes.count) == bytes.count)
+        close(ends[1])
+        return ends[0]
+    }
+
+    @Test func theReaderStaysAtMostItsCapacityAhead() async throws {
+        let descriptor = try Self.pipe(holding: (1...10).map { "line \($0)" })
+        defer { close(descriptor) }
+        let lines = StandardInput.lines(capacity: 3, from: descriptor)
+        let numbers = Locked<[Int]>([])
+        let reading = Task {
+            for await line in lines.stream { numbers.withLock { $0.append(line.number) } }
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while numbers.withLock({ $0.count }) < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        // The fourth line waits for a slot: it does not come while none is freed.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(numbers.withLock { $0 } == [1, 2, 3], "the reader runs no further than its capacity")
+        lines.taken(2)
+        while numbers.withLock({ $0.count }) < 5, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(numbers.withLock { $0 } == [1, 2, 3, 4, 5])
+        lines.taken(8)
+        await reading.value
+        #expect(numbers.withLock { $0 } == Array(1...10))
+    }
+
+    /// Ctrl-C ends a run with lines read but not yet translated: letting go of them then ends
+    /// the reader and frees what it held without stopping the process (a `DispatchSemaphore`
+    /// freed below its first value did, in one interrupted run in eight).
+    @Test func linesLetGoWhileTheReaderIsAheadEndTheReader() async throws {
+        let descriptor = try Self.pipe(holding: (1...10).map { "line \($0)" })
+        defer { close(descriptor) }
+        weak var slots: StandardInput.Slots?
+        do {
+            let lines = StandardInput.lines(capacity: 4, from: descriptor)
+            slots = lines.slots
+            var iterator = lines.stream.makeAsyncIterator()
+            #expect(await iterator.next()?.number == 1)
+            #expect(await iterator.next()?.number == 2)
+            try await Task.sleep(for: .milliseconds(100))  // the reader waits for a slot, four lines ahead
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while slots != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(slots == nil, "the reader still waits for a slot nobody will free")
     }
 }
 
