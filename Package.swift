@@ -131,7 +131,22 @@ if !coreOnly {
         // The command line: parsing and commands (a library, so tests can reach it), and its executable.
         .target(
             name: "IloTokiCLI",
-            dependencies: ["IloTokiCore", "IloTokiEngineLive", "IloTokiLLM", "IloTokiLocking", "CLineEditor"]
+            dependencies: [
+                "IloTokiCore", "IloTokiEngineLive", "IloTokiLLM", "IloTokiLocking", "CLineEditor",
+                // `ilotoki serve` needs libmicrohttpd, which Debian packages; on Linux only.
+                .target(name: "IloTokiServer", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        // `ilotoki serve`'s HTTP layer: GNU libmicrohttpd (Debian's libmicrohttpd-dev), a
+        // thread per connection, bodies gathered within a limit, slow clients cut off.
+        .target(
+            name: "CHTTPServer",
+            linkerSettings: [.linkedLibrary("microhttpd")]
+        ),
+        // The LibreTranslate API over Core's translator (`ilotoki serve`).
+        .target(
+            name: "IloTokiServer",
+            dependencies: ["CHTTPServer", "IloTokiCore", "IloTokiLocking"]
         ),
         .executableTarget(
             name: "ilotoki",
@@ -147,7 +162,10 @@ if !coreOnly {
         ),
         .testTarget(
             name: "IloTokiCLITests",
-            dependencies: ["IloTokiCLI", "IloTokiCore", "IloTokiEngineLive", "IloTokiLocking", "IloTokiTestSupport"]
+            dependencies: [
+                "IloTokiCLI", "IloTokiCore", "IloTokiEngineLive", "IloTokiLocking", "IloTokiTestSupport",
+                .target(name: "IloTokiServer", condition: .when(platforms: [.linux])),
+            ]
         ),
     ]
 

@@ -21,6 +21,7 @@ enum FuzzTargets {
         "download-response": downloadResponse,
         "segmenter": segmenter,
         "direction": direction,
+        "request": request,
     ]
 
     /// A directory of this process's own for the files the readers read.
@@ -124,6 +125,28 @@ enum FuzzTargets {
             _ = try? TokiPonaDetector.direction(for: text, last: last)
         }
         _ = TokiPonaDetector.verdict(for: text)
+    }
+}
+
+extension FuzzTargets {
+    /// A request body of `ilotoki serve` (its first byte picks the declared type: JSON, a form,
+    /// none, multipart, another), and the same bytes as HTML to translate: decoding answers or
+    /// throws `APIError` and never traps, and HTML split into markup and text joins back to
+    /// exactly what it was.
+    static func request(_ data: Data) {
+        let types = ["application/json", "application/x-www-form-urlencoded", nil, "multipart/form-data; boundary=x", "text/html"]
+        let type = types[Int(data.first ?? 0) % types.count]
+        let body = data.dropFirst()
+        do {
+            _ = try RequestFields.decode(body: Data(body), contentType: type, query: ["api_key": "k"])
+        } catch is APIError {
+        } catch {
+            abort()
+        }
+        let html = String(decoding: body, as: UTF8.self)
+        let pieces = HTMLText.pieces(of: html)
+        if pieces.map(\.raw).joined() != html { abort() }
+        for piece in pieces where piece.isText { _ = piece.replacingText(with: piece.text) }
     }
 }
 

@@ -7,6 +7,7 @@
 #   download-response  a response's status and headers, and what the downloader decides (Swift)
 #   segmenter          lines, sentences and words of any text (Swift)
 #   direction          the Toki Pona detector over any text (Swift)
+#   request            `ilotoki serve`'s request bodies (JSON, forms) and HTML text nodes (Swift)
 #
 #   scripts/fuzz.sh --list                    the target names, one per line
 #   scripts/fuzz.sh --build                   builds every target
@@ -21,7 +22,7 @@ set -euo pipefail
 cd "$REPO_ROOT"
 
 cxx_targets=(gguf output-filter)
-swift_targets=(history settings added-models catalog download-response segmenter direction)
+swift_targets=(history settings added-models catalog download-response segmenter direction request)
 out="$BUILD_DIR/fuzz"
 
 build_swift() {
@@ -33,7 +34,9 @@ build_swift() {
     mapfile -t core_sources < <(find Sources/IloTokiCore -name '*.swift' | sort)
     # The inputs of the build, to rebuild only when one changed.
     local stamp
-    stamp=$(cat Sources/CSHA256/sha256.c Sources/IloTokiLocking/*.swift Sources/IloTokiDesign/*.swift "${core_sources[@]}" Fuzz/*.swift | short_hash)
+        # The server's request decoding (Foundation only) is compiled in with them.
+    local server_sources=(Sources/IloTokiServer/RequestFields.swift Sources/IloTokiServer/HTMLText.swift)
+    stamp=$(cat Sources/CSHA256/sha256.c Sources/IloTokiLocking/*.swift Sources/IloTokiDesign/*.swift "${core_sources[@]}" "${server_sources[@]}" Fuzz/*.swift | short_hash)
     [ -x "$dir/ilotoki-fuzz-swift" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ] && return 0
     log "building the Swift fuzz targets"
     "$clang_dir/clang" -fsanitize=fuzzer-no-link,address -O1 -g -c Sources/CSHA256/sha256.c -I Sources/CSHA256/include -o "$dir/sha256.o"
@@ -43,7 +46,7 @@ build_swift() {
         -emit-module-path "$dir/IloTokiDesign.swiftmodule" -emit-object Sources/IloTokiDesign/*.swift -o "$dir/IloTokiDesign.o"
     # The targets are compiled into the IloTokiCore module itself, so they reach its internal parsers.
     swiftc -parse-as-library -module-name IloTokiCore -wmo -Onone -g -sanitize=fuzzer,address -suppress-warnings \
-        -I "$dir" -Xcc -fmodule-map-file="$dir/CSHA256/module.modulemap" "${core_sources[@]}" Fuzz/FuzzTargets.swift \
+        -I "$dir" -Xcc -fmodule-map-file="$dir/CSHA256/module.modulemap" "${core_sources[@]}" "${server_sources[@]}" Fuzz/FuzzTargets.swift \
         "$dir/IloTokiLocking.o" "$dir/IloTokiDesign.o" "$dir/sha256.o" -o "$dir/ilotoki-fuzz-swift"
     printf '%s\n' "$stamp" >"$dir/stamp"
 }

@@ -10,7 +10,7 @@ set -euo pipefail
 command -v swift >/dev/null || die "the Swift toolchain is not installed (https://swift.org/install)"
 command -v python3 >/dev/null || die "python3 is needed to fetch pinned sources"
 
-packages=(cmake ninja-build pkg-config patch libgtk-4-dev libedit-dev)
+packages=(cmake ninja-build pkg-config patch libgtk-4-dev libedit-dev libmicrohttpd-dev)
 for arg in "$@"; do
     case "$arg" in
     --with-test-tools)

@@ -20,17 +20,23 @@ public enum CLI {
         static let usage: Int32 = 2
     }
 
-    static let commands: [CommandSpec] = [
-        TranslateCommand.spec,
-        ModelsCommand.listSpec,
-        ModelsCommand.downloadSpec,
-        ModelsCommand.removeSpec,
-        ModelsCommand.addSpec,
-        ModelsCommand.verifySpec,
-        HistoryCommand.spec,
-        WordsCommand.spec,
-        BenchCommand.spec,
-    ]
+    static let commands: [CommandSpec] = {
+        var commands = [
+            TranslateCommand.spec,
+            ModelsCommand.listSpec,
+            ModelsCommand.downloadSpec,
+            ModelsCommand.removeSpec,
+            ModelsCommand.addSpec,
+            ModelsCommand.verifySpec,
+            HistoryCommand.spec,
+            WordsCommand.spec,
+            BenchCommand.spec,
+        ]
+        #if canImport(IloTokiServer)
+            commands.append(ServeCommand.spec)
+        #endif
+        return commands
+    }()
 
     /// Runs the process's own command line (`CommandLine`) and returns the exit status.
     ///
@@ -137,6 +143,12 @@ public enum CLI {
             case HistoryCommand.spec.path: return try await HistoryCommand(context: context, arguments: parsed).run()
             case WordsCommand.spec.path: return try await WordsCommand(context: context, arguments: parsed).run()
             case BenchCommand.spec.path: return try await BenchCommand(context: context, arguments: parsed).run()
+            case ["serve"]:
+                #if canImport(IloTokiServer)
+                    return try await ServeCommand(context: context, arguments: parsed).run()
+                #else
+                    throw CLIError("`ilotoki serve` is built on Linux only (it needs libmicrohttpd).")
+                #endif
             default:
                 console.error("'\(spec.name)' is not a command. Run `ilotoki --help` for the list.")
                 return Status.usage

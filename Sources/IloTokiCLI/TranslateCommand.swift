@@ -163,7 +163,13 @@ struct TranslateCommand {
     /// Loads the model named with `--model`, or the one the apps would use.
     @MainActor
     private func loadModel(_ model: TranslatorModel, format: PromptFormat) async throws {
-        if let name = arguments.value("--model") {
+        try await Self.load(model, named: arguments.value("--model"), format: format)
+    }
+
+    /// Loads the model `name` names (an id or a file), or the one the apps would use.
+    @MainActor
+    static func load(_ model: TranslatorModel, named name: String?, format: PromptFormat) async throws {
+        if let name {
             if let choice = model.store.choice(id: name) {
                 guard model.store.isAvailable(choice) else { throw Self.notInstalled(choice.catalogEntry, named: choice.displayName) }
                 await model.run(.useForSession(id: choice.id))

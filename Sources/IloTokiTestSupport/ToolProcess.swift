@@ -126,6 +126,18 @@ public final class ToolProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until standard error so far satisfies `condition` (a server's "listening on" line).
+    /// - Throws: `Timeout` as `waitForStdout` does.
+    public func waitForStderr(timeout: Duration = .seconds(60), _ condition: (String) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(stderrSoFar) {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                throw Timeout(description: "standard error never came to what was awaited; it is \"\(stderrSoFar.suffix(400))\"")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     public struct Timeout: Error, CustomStringConvertible {
         public let description: String
     }
