@@ -45,3 +45,6 @@ MODEL_TOOLS_REQUIREMENTS=(
 KOTLIN_KERNEL_PACKAGE=kotlin-jupyter-kernel
 KOTLIN_KERNEL_VERSION=0.19.0.944
 KOTLIN_KERNEL_WHEEL_SHA256=dc654a426a28e6621aeb0bd7772d268a9a877aabae4a17b73383752a416281a3
+
+# LibreTranslate clients that `ilotoki serve` is tested with, unmodified (scripts/test-serve-clients.sh).
+SERVE_CLIENT_REQUIREMENTS=("libretranslatepy==2.1.4" "libretranslate-aio==0.1.3")

@@ -393,6 +393,35 @@ void ilotoki_http_each(const ilotoki_http_request *request, int query,
     MHD_get_connection_values(request->connection, query ? MHD_GET_ARGUMENT_KIND : MHD_HEADER_KIND, visit, &e);
 }
 
+typedef struct form_context {
+    void (*each)(void *context, const char *name, const char *filename, const char *data, size_t length, uint64_t offset);
+    void *context;
+} form_context;
+
+static enum MHD_Result visit_field(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
+                                   const char *content_type, const char *transfer_encoding, const char *data,
+                                   uint64_t offset, size_t size) {
+    (void)kind;
+    (void)content_type;
+    (void)transfer_encoding;
+    form_context *f = cls;
+    if (key != NULL) f->each(f->context, key, filename, data != NULL ? data : "", size, offset);
+    return MHD_YES;
+}
+
+int ilotoki_http_form(const ilotoki_http_request *request,
+                      void (*each)(void *context, const char *name, const char *filename, const char *data,
+                                   size_t length, uint64_t offset),
+                      void *context) {
+    form_context f = {.each = each, .context = context};
+    struct MHD_PostProcessor *processor = MHD_create_post_processor(request->connection, 16 * 1024, visit_field, &f);
+    if (processor == NULL) return -1;
+    enum MHD_Result result = MHD_YES;
+    if (request->body_length > 0) result = MHD_post_process(processor, (const char *)request->body, request->body_length);
+    enum MHD_Result ended = MHD_destroy_post_processor(processor);
+    return result == MHD_YES && ended == MHD_YES ? 0 : -1;
+}
+
 int ilotoki_http_peer_closed(const ilotoki_http_request *request) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(request->connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (info == NULL) return 1;

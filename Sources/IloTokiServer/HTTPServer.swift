@@ -12,16 +12,36 @@ public struct HTTPRequest: Sendable {
     /// The URL's query arguments, decoded.
     public var query: [String: String]
     public var body: Data
+    /// The fields of a multipart/form-data body (a file upload), as libmicrohttpd read them;
+    /// `nil` when the body is not multipart, or could not be read as such.
+    public var parts: [FormPart]?
 
-    public init(method: String, path: String, headers: [String: String] = [:], query: [String: String] = [:], body: Data = Data()) {
+    public init(
+        method: String, path: String, headers: [String: String] = [:], query: [String: String] = [:], body: Data = Data(),
+        parts: [FormPart]? = nil
+    ) {
         self.method = method
         self.path = path
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.query = query
         self.body = body
+        self.parts = parts
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// A field of a multipart form: a value, or a file with its name.
+public struct FormPart: Sendable, Equatable {
+    public var name: String
+    public var filename: String?
+    public var data: Data
+
+    public init(name: String, filename: String? = nil, data: Data) {
+        self.name = name
+        self.filename = filename
+        self.data = data
+    }
 }
 
 /// An answer.
@@ -244,7 +264,30 @@ public final class HTTPServer: @unchecked Sendable {
             }
             return box.values
         }
-        return HTTPRequest(method: method, path: path, headers: values(0), query: values(1), body: body)
+        let headers = values(0)
+        var parts: [FormPart]?
+        let type = headers.first { $0.key.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        if type.hasPrefix("multipart/form-data") {
+            final class Parts { var parts: [FormPart] = [] }
+            let box = Parts()
+            let status = withExtendedLifetime(box) {
+                ilotoki_http_form(request, { context, name, filename, data, length, offset in
+                    guard let context, let name else { return }
+                    let box = Unmanaged<Parts>.fromOpaque(context).takeUnretainedValue()
+                    let piece = data.map { Data(bytes: $0, count: length) } ?? Data()
+                    let key = String(cString: name)
+                    let file = filename.map { String(cString: $0) }
+                    // A field's pieces come in order; a new field starts at offset 0.
+                    if offset > 0, let last = box.parts.indices.last, box.parts[last].name == key {
+                        box.parts[last].data.append(piece)
+                    } else {
+                        box.parts.append(FormPart(name: key, filename: file, data: piece))
+                    }
+                }, Unmanaged.passUnretained(box).toOpaque())
+            }
+            parts = status == 0 ? box.parts : nil
+        }
+        return HTTPRequest(method: method, path: path, headers: headers, query: values(1), body: body, parts: parts)
     }
 
     /// libmicrohttpd's version.

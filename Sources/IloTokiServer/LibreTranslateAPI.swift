@@ -39,10 +39,12 @@ public struct ServeSettings: Sendable, Equatable {
 public struct LibreTranslateAPI: Sendable {
     public let settings: ServeSettings
     public let translator: any ServedTranslating
+    public let files: TranslatedFiles
 
-    public init(settings: ServeSettings, translator: any ServedTranslating) {
+    public init(settings: ServeSettings, translator: any ServedTranslating, files: TranslatedFiles = TranslatedFiles()) {
         self.settings = settings
         self.translator = translator
+        self.files = files
     }
 
     /// The answer to one request. Never throws: every failure is an `{"error": …}` answer.
@@ -93,10 +95,18 @@ public struct LibreTranslateAPI: Sendable {
             let fields = try fields(of: request)
             try checkKey(fields)
             throw APIError(403, "Suggestions are disabled on this server.")
+        case ("GET", "/health"):
+            guard await translator.isReady else { throw APIError(503, "The translation model is not ready yet", retryAfter: 5) }
+            return Self.json(["status": "ok"])
         case ("POST", "/translate_file"):
-            throw APIError(400, "Files translation are not available on this server yet.")
+            return try await translateFile(request)
         case ("GET", _) where path.hasPrefix("/download_file/"):
-            throw APIError(400, "Files translation are not available on this server yet.")
+            let link = String(path.dropFirst("/download_file/".count))
+            guard let file = files.file(named: link) else { throw APIError(404, "Not Found: no translated file \(link) (files are kept an hour)") }
+            let type = file.name.lowercased().hasSuffix(".srt") ? "application/x-subrip; charset=utf-8" : "text/plain; charset=utf-8"
+            let quoted = file.name.replacingOccurrences(of: "\"", with: "")
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(quoted)\"")], body: file.data)
         case (_, "/languages"), (_, "/frontend/settings"), (_, "/translate"), (_, "/detect"), (_, "/suggest"), (_, "/translate_file"):
             return Self.error(APIError(405, "The method \(method) is not allowed for \(path)"), headers: [("Allow", path == "/languages" ? "GET, POST" : path == "/frontend/settings" ? "GET" : "POST")])
         default:
@@ -145,6 +155,56 @@ public struct LibreTranslateAPI: Sendable {
         try RequestFields.decode(body: request.body, contentType: request.header("Content-Type"), query: request.query)
     }
 
+    // MARK: - Files
+
+    /// The files `/translate_file` takes: text line by line, subtitles cue by cue.
+    static let fileFormats = [".txt", ".srt"]
+
+    private func translateFile(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let parts = request.parts else { throw APIError(400, "Invalid request: a file is sent as multipart/form-data") }
+        var fields = RequestFields()
+        for part in parts where part.filename == nil {
+            guard let text = String(validating: part.data, as: UTF8.self) else { throw APIError(400, "Invalid request: the body is not valid UTF-8 text") }
+            if fields.values[part.name] == nil { fields.values[part.name] = .text(text) }
+        }
+        for (name, value) in request.query where fields.values[name] == nil { fields.values[name] = .text(value) }
+        try checkKey(fields)
+        guard let file = parts.first(where: { $0.name == "file" && $0.filename != nil }) else {
+            throw APIError(400, "Invalid request: missing file parameter")
+        }
+        guard let sourceCode = fields.text("source"), !sourceCode.isEmpty else { throw APIError(400, "Invalid request: missing source parameter") }
+        guard let targetCode = fields.text("target"), !targetCode.isEmpty else { throw APIError(400, "Invalid request: missing target parameter") }
+        // Only the file's own name, never a path.
+        let name = (file.filename ?? "").split(separator: "/").last.map(String.init)?.split(separator: "\\").last.map(String.init) ?? ""
+        guard !name.isEmpty, !name.hasPrefix(".") else { throw APIError(400, "Invalid request: empty file") }
+        let suffix = name.lowercased().split(separator: ".").last.map { ".\($0)" } ?? ""
+        guard name.contains("."), Self.fileFormats.contains(suffix) else { throw APIError(400, "Invalid request: file format not supported") }
+        guard let text = String(validating: file.data, as: UTF8.self) else { throw APIError(400, "Invalid request: the file is not UTF-8 text") }
+        try checkLength(text.count)
+        let translated: String
+        if suffix == ".srt" {
+            var subtitles: SubRip
+            do { subtitles = try SubRip(parsing: text) } catch { throw APIError(400, "Invalid request: \(error.localizedDescription)") }
+            let cues = subtitles.cues.map(\.text)
+            // A cue is too short to tell its language: the file as a whole tells it.
+            let source = sourceCode.lowercased() == "auto" ? Self.detection(of: cues.joined(separator: " "))["language"] as? String ?? "" : sourceCode
+            guard !source.isEmpty else { throw APIError(400, "Cannot detect the language of the file: it is in a script none of tok, en, ru and vi is written in") }
+            let answers = try await translateTexts(cues, source: source, target: targetCode, format: "text")
+            for index in subtitles.cues.indices where !cues[index].isEmpty {
+                subtitles.cues[index].lines = SubRip.lines(answers.texts[index], count: subtitles.cues[index].lines.count)
+            }
+            translated = subtitles.rendered()
+        } else {
+            // Line by line, blank lines kept; the file ends as it ended (with its last newline).
+            let ending = String(text.reversed().prefix { $0.isNewline }.reversed())
+            let lines = try await translateTexts([text], source: sourceCode, target: targetCode, format: "text").texts[0]
+            translated = String(lines.reversed().drop { $0.isNewline }.reversed()) + ending
+        }
+        let link = files.store(Data(translated.utf8), name: name)
+        let host = request.header("Host") ?? "localhost"
+        return Self.json(["translatedFileUrl": "http://\(host)/download_file/\(link)"])
+    }
+
     // MARK: - Translate
 
     private func translate(_ fields: RequestFields) async throws -> HTTPResponse {
@@ -167,6 +227,31 @@ public struct LibreTranslateAPI: Sendable {
         }
         try checkLength(texts.reduce(0) { $0 + $1.count })
         let format = fields.text("format").flatMap { $0.isEmpty ? nil : $0 } ?? "text"
+        let (results, detections) = try await translateTexts(texts, source: sourceCode, target: targetCode, format: format)
+        let auto = sourceCode.lowercased() == "auto"
+        var body: [String: Any] = ["translatedText": batch ? results : results[0]]
+        if auto {
+            let detected = detections.map { ["language": $0.language.code, "confidence": $0.confidence] as [String: Any] }
+            body["detectedLanguage"] = batch ? detected : detected[0]
+        }
+        if let count = fields.text("alternatives").flatMap(Int.init), count > 0 {
+            // One answer per text: greedy decoding has no second best to offer.
+            body["alternatives"] = batch ? texts.map { _ in [String]() } : [String]()
+        }
+        return Self.json(body)
+    }
+
+    /// Where a translated piece goes: a text of `q`, and in HTML one of its text nodes.
+    private struct Place: Hashable {
+        var text: Int
+        var node = -1
+    }
+
+    /// Translates `texts` from `sourceCode` (or each detected, for "auto") into `targetCode`:
+    /// the translations in order, and each text's language with the confidence.
+    private func translateTexts(
+        _ texts: [String], source sourceCode: String, target targetCode: String, format: String
+    ) async throws -> (texts: [String], detections: [(language: Language, confidence: Double)]) {
         guard format == "text" || format == "html" else { throw APIError(400, "\(format) format is not supported") }
         guard let target = Language(code: targetCode.lowercased()) else { throw APIError(400, "\(targetCode) is not supported") }
         let auto = sourceCode.lowercased() == "auto"
@@ -227,22 +312,7 @@ public struct LibreTranslateAPI: Sendable {
                 }
             }
         }
-        var body: [String: Any] = ["translatedText": batch ? results : results[0]]
-        if auto {
-            let detected = detections.map { ["language": $0.language.code, "confidence": $0.confidence] as [String: Any] }
-            body["detectedLanguage"] = batch ? detected : detected[0]
-        }
-        if let count = fields.text("alternatives").flatMap(Int.init), count > 0 {
-            // One answer per text: greedy decoding has no second best to offer.
-            body["alternatives"] = batch ? texts.map { _ in [String]() } : [String]()
-        }
-        return Self.json(body)
-    }
-
-    /// Where a translated piece goes: a text of `q`, and in HTML one of its text nodes.
-    private struct Place: Hashable {
-        var text: Int
-        var node = -1
+        return (results, detections)
     }
 
     // MARK: - Answers
@@ -269,7 +339,7 @@ public struct LibreTranslateAPI: Sendable {
     private var frontendSettings: [String: Any] {
         [
             "charLimit": settings.charLimit, "frontendTimeout": 500, "apiKeys": settings.apiKey != nil,
-            "keyRequired": settings.apiKey != nil, "suggestions": false, "filesTranslation": false, "supportedFilesFormat": [String](),
+            "keyRequired": settings.apiKey != nil, "suggestions": false, "filesTranslation": true, "supportedFilesFormat": Self.fileFormats,
             "language": [
                 "source": ["code": "auto", "name": "Auto Detect"],
                 "target": ["code": Language.tokiPona.code, "name": Language.tokiPona.promptName],

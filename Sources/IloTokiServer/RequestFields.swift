@@ -18,11 +18,18 @@ public struct RequestFields: Equatable, Sendable {
 
     public subscript(name: String) -> Value? { values[name] }
 
-    /// The value as text: a string, or a number or flag written out by a form; `nil` when absent.
+    /// The value as text: a string, a number written out, or the first of a form's repeated
+    /// values; `nil` when absent.
     public func text(_ name: String) -> String? {
-        if case .text(let text) = values[name] { return text }
-        return nil
+        switch values[name] {
+        case .text(let text): text
+        case .list(let texts) where !texts.isEmpty && formRepeated.contains(name): texts[0]
+        default: nil
+        }
     }
+
+    /// Names a form gave more than once (their values became a list).
+    var formRepeated: Set<String> = []
 
     /// Decodes `body`; the query's values count where the body has none.
     /// - Throws: `APIError` (400) for a body that is not a JSON object, not UTF-8, or not a form.
@@ -71,7 +78,15 @@ public struct RequestFields: Equatable, Sendable {
             guard let name = decodeComponent(parts[0]), let value = decodeComponent(parts.count > 1 ? parts[1] : "") else {
                 throw APIError(400, "Invalid request: the form is not properly encoded")
             }
-            if fields.values[name] == nil { fields.values[name] = .text(value) }  // the first of a repeated name, as Flask's
+            // A repeated name is a list (`q=a&q=b`: two texts, as libretranslate-aio sends an array).
+            switch fields.values[name] {
+            case nil: fields.values[name] = .text(value)
+            case .text(let first):
+                fields.values[name] = .list([first, value])
+                fields.formRepeated.insert(name)
+            case .list(let values): fields.values[name] = .list(values + [value])
+            case .other: break
+            }
         }
         return fields
     }

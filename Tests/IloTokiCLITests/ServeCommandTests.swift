@@ -200,6 +200,8 @@ import Testing
         try expectError(try server.json("/translate", ["q": [1, 2], "source": "en", "target": "tok"]), 400, "q must be a string or an array of strings")
         try expectError(try server.json("/translate", ["q": (1...10_000).map { _ in "a" }, "source": "en", "target": "tok"]), 400, "exceeds text limit")
         try expectError(try server.request("GET", "/nowhere"), 404, "Not Found")
+        try expectError(try server.request("GET", "/download_file/0000.notes.txt"), 404, "no translated file")
+        try expectError(try server.request("POST", "/translate_file", body: "source=en&target=tok"), 400, "multipart")
         try expectError(try server.request("GET", "/translate"), 405, "not allowed")
         // A body larger than the server takes is refused before it is read.
         let big = try server.request("POST", "/translate", body: String(repeating: "a", count: 3 << 20))

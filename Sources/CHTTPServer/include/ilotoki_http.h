@@ -92,6 +92,17 @@ const char *ilotoki_http_query(const ilotoki_http_request *request, const char *
 void ilotoki_http_each(const ilotoki_http_request *request, int query,
                        void (*each)(void *context, const char *name, const char *value), void *context);
 
+/**
+ * Reads the request's body as a form with libmicrohttpd's post processor (multipart/form-data
+ * or application/x-www-form-urlencoded, from the request's Content-Type): `each` gets every
+ * field's data in pieces, with its name, its file name (NULL when not a file) and the piece's
+ * offset. Returns 0, or -1 when the body is not such a form.
+ */
+int ilotoki_http_form(const ilotoki_http_request *request,
+                      void (*each)(void *context, const char *name, const char *filename, const char *data,
+                                   size_t length, uint64_t offset),
+                      void *context);
+
 /** Whether the client has closed its end or the connection broke (a client that gave up). */
 int ilotoki_http_peer_closed(const ilotoki_http_request *request);
 
