@@ -17,6 +17,7 @@ bin="$(swift build --show-bin-path)/ilotoki"
 
 work=$(mktemp -d)
 server=
+# shellcheck disable=SC2317 # run by the trap
 cleanup() {
     [ -z "$server" ] || kill "$server" 2>/dev/null || true
     rm -rf "$work"
