@@ -6,7 +6,10 @@
 # Installs: bin/ilotoki-gtk, bin/ilotoki, share/ilotoki/fonts (Space Grotesk and the sitelen
 # pona font sitelen seli kiwen asuki), share/ilotoki/linku-words.json (lipu Linku's Toki Pona
 # words, CC BY-SA 4.0), share/licenses/ilotoki (the project's MIT licence and
-# those of llama.cpp and the fonts), the .desktop file, the icon and the AppStream metadata.
+# those of llama.cpp and the fonts), the .desktop file, the icon and the AppStream metadata,
+# and the systemd user units of `ilotoki serve` (ilotoki-serve.socket and .service: enable with
+# `systemctl --user enable --now ilotoki-serve.socket`, and apps that speak LibreTranslate find
+# it at http://localhost:5000 after login).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$REPO_ROOT"
@@ -30,6 +33,17 @@ install -m 644 licenses/* "$root/share/licenses/ilotoki/"
 install -m 644 "data/$id.desktop" "$root/share/applications/"
 install -m 644 "data/$id.svg" "$root/share/icons/hicolor/scalable/apps/"
 install -m 644 "data/$id.metainfo.xml" "$root/share/metainfo/"
+
+# systemd looks for user units in ~/.local/share/systemd/user for a home prefix, else in
+# PREFIX/lib/systemd/user.
+case "$prefix" in
+"$HOME"/*) units="$root/share/systemd/user" ;;
+*) units="$root/lib/systemd/user" ;;
+esac
+install -d "$units"
+install -m 644 data/ilotoki-serve.socket "$units/"
+sed "s|@BINDIR@|$prefix/bin|g" data/ilotoki-serve.service >"$units/ilotoki-serve.service"
+chmod 644 "$units/ilotoki-serve.service"
 
 # Launchers read caches; refresh them when installing for this system (not into a DESTDIR).
 if [ -z "${DESTDIR:-}" ]; then

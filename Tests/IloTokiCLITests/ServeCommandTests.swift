@@ -106,6 +106,19 @@ import Testing
         usleep(300_000)
     }
 
+    /// Whether something accepts connections on 127.0.0.1:`port` (the connection is closed at once).
+    static func accepts(port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
     func start(_ arguments: [String] = []) async throws -> Server {
         let tiny = try TestModels.require(TestModels.tiny)
         let tool = try ToolProcess(ilotoki, ["serve", "--port", "0", "--model", tiny, "--threads", "1"] + arguments, environment: environment)
@@ -306,6 +319,54 @@ import Testing
         let broken = try await ToolProcess.run(ilotoki, ["serve", "--port", "0", "--model", damaged.path], environment: environment)
         #expect(broken.status == 1)
         #expect(broken.stderr.split(separator: "\n").count <= 3, "our words, not llama.cpp's: \(broken.stderr)")
+    }
+
+    // MARK: - Started the way the platform does
+
+    /// The user units install-gtk.sh installs pass systemd's own check, and a server started as
+    /// the socket unit starts it (the sockets handed over as LISTEN_FDS) answers on them.
+    @Test func theSystemdUnitsAreValidAndSocketActivationServes() async throws {
+        let tiny = try TestModels.require(TestModels.tiny)
+        let data = TestModels.repositoryRoot.appendingPathComponent("data")
+        let units = home.url.appendingPathComponent("units")
+        try FileManager.default.createDirectory(at: units, withIntermediateDirectories: true)
+        let service = try String(contentsOf: data.appendingPathComponent("ilotoki-serve.service"), encoding: .utf8)
+        try service.replacingOccurrences(of: "@BINDIR@", with: ilotoki.deletingLastPathComponent().path)
+            .write(to: units.appendingPathComponent("ilotoki-serve.service"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: data.appendingPathComponent("ilotoki-serve.socket"), to: units.appendingPathComponent("ilotoki-serve.socket"))
+        let socketUnit = try String(contentsOf: data.appendingPathComponent("ilotoki-serve.socket"), encoding: .utf8)
+        #expect(socketUnit.contains("ListenStream=127.0.0.1:5000") && socketUnit.contains("ListenStream=[::1]:5000"), "loopback only")
+        for tool in ["/usr/bin/systemd-analyze", "/usr/bin/systemd-socket-activate"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            Issue.record("\(tool) is missing (Debian's systemd package)")
+            return
+        }
+        let verify = try await ToolProcess.run(
+            URL(fileURLWithPath: "/usr/bin/systemd-analyze"),
+            ["verify", units.appendingPathComponent("ilotoki-serve.socket").path, units.appendingPathComponent("ilotoki-serve.service").path],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stdout) \(verify.stderr)")
+
+        // A free port, for systemd-socket-activate to listen on.
+        let probe = try ListeningSocket.open(address: "127.0.0.1", port: 0)
+        close(probe.descriptor)
+        let tool = try ToolProcess(
+            URL(fileURLWithPath: "/usr/bin/systemd-socket-activate"),
+            ["-l", "127.0.0.1:\(probe.port)", "-E", "ILOTOKI_HOME=\(home.path)", "-E", "NO_COLOR=1", ilotoki.path, "serve", "--model", tiny, "--threads", "1"],
+            environment: environment)
+        // systemd-socket-activate listens first; the server starts on the first connection and
+        // answers 503 until its model is loaded.
+        let listening = ContinuousClock.now + .seconds(60)
+        while !Self.accepts(port: probe.port), ContinuousClock.now < listening { try await Task.sleep(for: .milliseconds(20)) }
+        var health = try Answer.exchange(Data("GET /health HTTP/1.1\r\nHost: 127.0.0.1:\(probe.port)\r\nConnection: close\r\n\r\n".utf8), port: probe.port)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while health.status == 503, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            health = try Answer.exchange(Data("GET /health HTTP/1.1\r\nHost: 127.0.0.1:\(probe.port)\r\nConnection: close\r\n\r\n".utf8), port: probe.port)
+        }
+        #expect(health.status == 200)
+        #expect(tool.stderrSoFar.contains("listening on http://127.0.0.1:\(probe.port)"), "\(tool.stderrSoFar)")
+        tool.signal(SIGTERM)
+        #expect(await tool.wait().status == 0)
     }
 
     @Test func sigtermAnswersTheRequestInFlightAndStops() async throws {
