@@ -9,7 +9,8 @@
 # The ways: a closed pipe, a full disk (arguments and standard input), SIGINT, SIGTERM and
 # SIGHUP mid-translation, Ctrl-D, Ctrl-C and SIGTERM in the interactive session, a line that is not
 # UTF-8 among good ones, a model file that is missing or not a model, a usage mistake, a
-# download interrupted mid-file, and `ilotoki bench` interrupted and piped into `head`.
+# download interrupted mid-file, `ilotoki bench` interrupted and piped into `head`, and
+# `ilotoki serve` sent SIGTERM while eight clients' translations are under way.
 # Prints "N runs, 0 crashes" and exits 0, or lists what went wrong and exits 1.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -175,7 +176,7 @@ signal_mid_run() {
 }
 
 ways=(pipe full-arguments full-lines sigint sigterm sighup ctrl-d ctrl-c session-sigterm bad-line missing-model not-a-model usage
-      download-sigint bench-sigint bench-pipe)
+      download-sigint bench-sigint bench-pipe serve-sigterm)
 if [ -n "$only" ]; then read -ra ways <<<"$only"; fi
 deadline=$(($(date +%s) + seconds))
 round=0
@@ -234,6 +235,31 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
         ILOTOKI_CATALOG="$work/catalog.json" "${ilotoki[@]}" models remove stress-model >/dev/null 2>&1 || true
         ;;
     bench-sigint) signal_mid_run "$way" INT 130 "${ilotoki[@]}" bench --model "$tiny" --threads 1 --prompts 6 --max-tokens 16 ;;
+    serve-sigterm)
+        # Eight clients at once, then SIGTERM: every answer given or refused cleanly, status 0.
+        rm -f "$work/serve.err"
+        "${ilotoki[@]}" serve --port 0 --model "$tiny" --threads 1 2>"$work/serve.err" &
+        serve_pid=$!
+        for _ in $(seq 600); do grep -q " answers on " "$work/serve.err" 2>/dev/null && break; sleep 0.1; done
+        serve_port=$(grep -o '127.0.0.1:[0-9]*' "$work/serve.err" | head -1 | cut -d: -f2)
+        "$python" - "${serve_port:-0}" >/dev/null 2>&1 <<'PY' &
+import sys, threading, urllib.request
+def ask(i):
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/translate", data=f"q=Line {i} of a letter about the cat.&source=en&target=tok".encode(), timeout=30).read()
+    except Exception:
+        pass
+threads = [threading.Thread(target=ask, args=(i,)) for i in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+PY
+        clients=$!
+        sleep "$(pause 50 600)"
+        kill -TERM "$serve_pid" 2>/dev/null || true
+        wait "$serve_pid" || status=$?
+        wait "$clients" 2>/dev/null || true
+        record "$way" "$status" "0" "$work/serve.err"
+        ;;
     bench-pipe)
         set +o pipefail
         "${ilotoki[@]}" bench --model "$tiny" --threads 1 --prompts 2 --max-tokens 8 2>"$work/err" | head -c 1 >/dev/null

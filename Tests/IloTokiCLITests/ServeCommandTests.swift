@@ -321,6 +321,38 @@ import Testing
         #expect(broken.stderr.split(separator: "\n").count <= 3, "our words, not llama.cpp's: \(broken.stderr)")
     }
 
+    /// Privacy, proven for the server too: every socket the process and its threads open is
+    /// traced; it binds only loopback addresses, accepts its clients, and connects nowhere.
+    @Test func theServerOpensNoSocketButItsOwnAndItsClients() async throws {
+        let tiny = try TestModels.require(TestModels.tiny)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
+            Issue.record("/usr/bin/strace is missing: scripts/setup.sh --with-test-tools installs it")
+            return
+        }
+        let trace = home.file("serve-strace.log")
+        let tool = try ToolProcess(
+            URL(fileURLWithPath: "/usr/bin/strace"),
+            ["-f", "-e", "trace=socket,connect,bind,listen,accept,accept4", "-o", trace.path, ilotoki.path, "serve", "--port", "0", "--model", tiny, "--threads", "1"],
+            environment: environment)
+        try await tool.waitForStderr { $0.contains(" answers on ") }
+        let line = try #require(tool.stderrSoFar.split(separator: "\n").first { $0.contains("listening on http://127.0.0.1:") })
+        let port = try #require(Int(line.split(separator: "127.0.0.1:")[1].prefix { $0.isNumber }))
+        let server = Server(tool: tool, port: port)
+        #expect(try server.request("POST", "/translate", body: "q=I+love+you.&source=en&target=tok").status == 200)
+        // The traced process is strace's child: the first line of the trace names it.
+        let log = try String(contentsOf: trace, encoding: .utf8)
+        let pid = try #require(log.split(separator: " ").first.flatMap { Int32($0) })
+        kill(pid, SIGTERM)
+        _ = await tool.wait()
+        let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        let binds = calls.filter { $0.contains("bind(") }
+        #expect(binds.count == 2, "127.0.0.1 and ::1: \(binds)")
+        #expect(binds.allSatisfy { $0.contains("inet_addr(\"127.0.0.1\")") || $0.contains("\"::1\"") }, "\(binds)")
+        #expect(calls.contains { $0.contains("accept") && !$0.contains("EAGAIN") }, "the trace saw the client accepted")
+        let connects = calls.filter { $0.contains("connect(") && ($0.contains("AF_INET") || $0.contains("AF_INET6")) }
+        #expect(connects.isEmpty, "\(connects)")
+    }
+
     // MARK: - Started the way the platform does
 
     /// The user units install-gtk.sh installs pass systemd's own check, and a server started as
