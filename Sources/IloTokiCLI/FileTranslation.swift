@@ -123,7 +123,7 @@ extension TranslateCommand {
                 progress.read(sentences: 1)
             }
             guard !texts.isEmpty else { continue }
-            let task = Task { @MainActor () -> Bool in
+            let task = Task { @MainActor [texts, places] () -> Bool in
                 do {
                     for try await update in model.translations(of: texts, bySentence: bySentence, outputLimit: outputLimit) {
                         switch update {
