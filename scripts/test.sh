@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: the C core's own tests, then the Swift tests
 # (which use the tiny model, the Gemma 3 270M file and servers on 127.0.0.1), with the GTK
-# app's tests on a virtual display (Xvfb), the Android bridge, real LibreTranslate clients against
-# `ilotoki serve`, the model pipeline, the exit
+# app's tests on a virtual display (Xvfb), the Android bridge, real LibreTranslate clients and Dialect
+# against `ilotoki serve`, the model pipeline, the exit
 # stress run, the sanitizers and the fuzzers.
 #
 # Every step runs, whatever became of the one before (one failure never hides another); the
@@ -255,6 +255,7 @@ step "Swift tests" swift_tests "$@"
 step "GTK app: every control has an accessible name (AT-SPI)" "$REPO_ROOT/scripts/test-accessibility.sh"
 step "JNI bridge under a Java harness" "$REPO_ROOT/scripts/test-jni.sh"
 step "LibreTranslate clients against ilotoki serve (libretranslatepy, libretranslate-aio)" "$REPO_ROOT/scripts/test-serve-clients.sh"
+step "Dialect translating through ilotoki serve (Xvfb, AT-SPI)" "$REPO_ROOT/scripts/test-dialect.sh"
 step "model pipeline" "$REPO_ROOT/scripts/test-model-pipeline.sh"
 step "benchmark smoke run (tiny model)" bench_smoke
 step "Core and the design without the inference core (no llama.cpp linked)" core_only
