@@ -6,9 +6,13 @@ import Foundation
 /// the thread count. No list of CPU names decides.
 ///
 /// How: the first translations alternate the heads (the trimmed one first), and once each
-/// head has decoded `tokensPerHead` tokens over `runsPerHead` translations, the one with the
-/// fewer milliseconds per decoded token is chosen; the trimmed head must be faster by
-/// `margin`, or the full head (less memory, never slower) is kept. Both heads give the same
+/// head has decoded `tokensPerHead` tokens over `runsPerHead` translations, the one whose
+/// translations took the fewer milliseconds per decoded token (the median of its
+/// translations, so one slowed by the machine does not decide) is chosen; the trimmed head
+/// must be faster by `margin`, or the full head (less memory, never slower) is kept. What
+/// people translate has short answers (6 to 12 tokens into Toki Pona), so the bounds are
+/// counted in translations as much as in tokens: a choice comes after six or so of them, not
+/// after twenty (18 few-shot prompts once ended still measuring, half of them on the slower head). Both heads give the same
 /// tokens, so measuring costs at most the difference over those first translations. The
 /// choice is kept (`LiveEngineLoader` stores it by CPU, model file, build and threads) and
 /// measured again when any of those changes.
@@ -18,19 +22,38 @@ public struct HeadCalibration: Codable, Equatable, Sendable {
         public var runs = 0
         public var tokens = 0
         public var milliseconds = 0.0
+        /// Each translation's milliseconds per decoded token.
+        public var rates: [Double] = []
 
-        public init(runs: Int = 0, tokens: Int = 0, milliseconds: Double = 0) {
+        public init(runs: Int = 0, tokens: Int = 0, milliseconds: Double = 0, rates: [Double] = []) {
             self.runs = runs
             self.tokens = tokens
             self.milliseconds = milliseconds
+            self.rates = rates
         }
 
-        /// Milliseconds per decoded token; `nil` before any.
-        public var millisecondsPerToken: Double? { tokens > 0 ? milliseconds / Double(tokens) : nil }
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            runs = try container.decode(Int.self, forKey: .runs)
+            tokens = try container.decode(Int.self, forKey: .tokens)
+            milliseconds = try container.decode(Double.self, forKey: .milliseconds)
+            rates = try container.decodeIfPresent([Double].self, forKey: .rates) ?? []  // kept before rates were
+        }
+
+        /// Milliseconds per decoded token: the median of the translations' own (all of them
+        /// together where they were not kept one by one); `nil` before any.
+        public var millisecondsPerToken: Double? {
+            if !rates.isEmpty {
+                let sorted = rates.sorted()
+                let middle = sorted.count / 2
+                return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+            }
+            return tokens > 0 ? milliseconds / Double(tokens) : nil
+        }
     }
 
-    public static let tokensPerHead = 64
-    public static let runsPerHead = 2
+    public static let tokensPerHead = 24
+    public static let runsPerHead = 3
     /// The trimmed head is chosen only when it is at least this much faster.
     public static let margin = 0.03
     /// Generations shorter than this say more about their prompt than about the head.
@@ -71,9 +94,9 @@ public struct HeadCalibration: Codable, Equatable, Sendable {
     public var isFresh: Bool { self == HeadCalibration() }
 
     /// The head the next translation uses: the choice, or while measuring the head that has
-    /// decoded less so far (the trimmed one on a tie).
+    /// fewer translations so far, then fewer tokens (the trimmed one on a tie).
     public var next: OutputHead {
-        choice ?? (trimmed.tokens <= full.tokens ? .trimmed : .full)
+        choice ?? ((trimmed.runs, trimmed.tokens) <= (full.runs, full.tokens) ? .trimmed : .full)
     }
 
     /// Adds what a translation with `head` decoded, and chooses once both heads have enough.
@@ -84,10 +107,12 @@ public struct HeadCalibration: Codable, Equatable, Sendable {
             trimmed.runs += 1
             trimmed.tokens += tokens
             trimmed.milliseconds += milliseconds
+            trimmed.rates.append(milliseconds / Double(tokens))
         case .full:
             full.runs += 1
             full.tokens += tokens
             full.milliseconds += milliseconds
+            full.rates.append(milliseconds / Double(tokens))
         }
         if let decided = Self.decide(trimmed: trimmed, full: full) {
             choice = decided
@@ -95,8 +120,8 @@ public struct HeadCalibration: Codable, Equatable, Sendable {
         }
     }
 
-    /// The decision alone: `nil` until both heads have enough; then the trimmed head if it is
-    /// faster per token by at least `margin`, the full head otherwise.
+    /// The decision alone: `nil` until both heads have enough; then the trimmed head if its
+    /// median milliseconds per token are fewer by at least `margin`, the full head otherwise.
     public static func decide(trimmed: Sample, full: Sample) -> OutputHead? {
         guard trimmed.runs >= runsPerHead, full.runs >= runsPerHead, trimmed.tokens >= tokensPerHead, full.tokens >= tokensPerHead,
             let fast = trimmed.millisecondsPerToken, let slow = full.millisecondsPerToken
@@ -106,7 +131,7 @@ public struct HeadCalibration: Codable, Equatable, Sendable {
 
     static func describe(trimmed: Sample, full: Sample, choice: OutputHead) -> String {
         func rate(_ sample: Sample) -> String {
-            String(format: "%.2f ms/token over %d tokens", sample.millisecondsPerToken ?? 0, sample.tokens)
+            String(format: "%.2f ms/token (median of %d) over %d tokens", sample.millisecondsPerToken ?? 0, sample.runs, sample.tokens)
         }
         let ratio = (full.millisecondsPerToken ?? 0) / max(trimmed.millisecondsPerToken ?? 1, 1e-9)
         return "measured: trimmed \(rate(trimmed)), full \(rate(full)); the trimmed head is "

@@ -74,7 +74,7 @@ import Testing
         let home = TemporaryDirectory("head-store")
         let store = HeadCalibrationStore(file: home.file("head-calibration.json"))
         var calibration = HeadCalibration()
-        for _ in 0..<4 { calibration.record(calibration.next, tokens: 40, milliseconds: 800) }
+        for _ in 0..<(2 * HeadCalibration.runsPerHead) { calibration.record(calibration.next, tokens: 40, milliseconds: 800) }
         #expect(calibration.choice == .full)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         store.save(calibration, for: "cpu | model | build | threads 2", now: start)
