@@ -48,17 +48,8 @@ import Testing
         var error: String? { object["error"] as? String }
 
         static func exchange(_ raw: Data, port: Int) throws -> Answer {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(socket >= 0)
+            let socket = try #require(ServeCommandTests.connect(port: port), "connect: \(errno)")
             defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            try #require(connected == 0, "connect: \(errno)")
             var sent = 0
             raw.withUnsafeBytes { bytes in
                 while sent < bytes.count {
@@ -93,30 +84,35 @@ import Testing
 
     /// Sends a whole request, and closes the connection a moment later without reading the answer.
     static func sendAndLeave(_ raw: Data, port: Int) {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let socket = connect(port: port) else { return }
         defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
         raw.withUnsafeBytes { _ = Glibc.send(socket, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
         usleep(300_000)
     }
 
     /// Whether something accepts connections on 127.0.0.1:`port` (the connection is closed at once).
     static func accepts(port: Int) -> Bool {
+        guard let socket = connect(port: port) else { return false }
+        close(socket)
+        return true
+    }
+
+    /// A TCP connection to 127.0.0.1:`port`, or `nil` when nothing accepts it.
+    static func connect(port: Int) -> Int32? {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
+        guard socket >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(socket)
+            return nil
+        }
+        return socket
     }
 
     func start(_ arguments: [String] = []) async throws -> Server {
@@ -274,15 +270,8 @@ import Testing
         // One byte a second: the connection is closed when the request has not come whole in 2 s.
         let started = ContinuousClock.now
         let slow = Task.detached { () -> Bool in
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard let socket = Self.connect(port: server.port) else { return false }
             defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
             for byte in Array("POST /translate HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8) {
                 if Glibc.send(socket, [byte], 1, Int32(MSG_NOSIGNAL)) <= 0 { return true }
                 try? await Task.sleep(for: .seconds(1))
