@@ -83,6 +83,15 @@ ensure_venv() {
     python3 -m venv "$VENV_DIR" >&2 || die "python3 -m venv $VENV_DIR failed"
 }
 
+# serve_port LOG: waits (up to a minute) for an `ilotoki serve` whose standard error goes to
+# LOG to say it answers, and prints its 127.0.0.1 port; fails when it never says so.
+serve_port() {
+    local log=$1
+    for _ in $(seq 600); do grep -q " answers on " "$log" 2>/dev/null && break; sleep 0.1; done
+    grep -q " answers on " "$log" 2>/dev/null || return 1
+    grep -o '127.0.0.1:[0-9]*' "$log" | head -1 | cut -d: -f2
+}
+
 # pip inside the environment. Usage: venv_pip download …  /  venv_pip install …
 venv_pip() {
     ensure_venv

@@ -240,9 +240,8 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
         rm -f "$work/serve.err"
         "${ilotoki[@]}" serve --port 0 --model "$tiny" --threads 1 2>"$work/serve.err" &
         serve_pid=$!
-        for _ in $(seq 600); do grep -q " answers on " "$work/serve.err" 2>/dev/null && break; sleep 0.1; done
-        serve_port=$(grep -o '127.0.0.1:[0-9]*' "$work/serve.err" | head -1 | cut -d: -f2)
-        "$python" - "${serve_port:-0}" >/dev/null 2>&1 <<'PY' &
+        served_port=$(serve_port "$work/serve.err") || served_port=0
+        "$python" - "$served_port" >/dev/null 2>&1 <<'PY' &
 import sys, threading, urllib.request
 def ask(i):
     try:

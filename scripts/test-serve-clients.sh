@@ -28,9 +28,7 @@ mkdir -p "$ILOTOKI_HOME"
 
 "$bin" serve --port 0 --model "$tiny" --threads 1 2>"$work/serve.log" &
 server=$!
-for _ in $(seq 600); do grep -q " answers on " "$work/serve.log" 2>/dev/null && break; sleep 0.1; done
-grep -q " answers on " "$work/serve.log" || { cat "$work/serve.log" >&2; die "ilotoki serve did not start"; }
-port=$(grep -o '127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f2)
+port=$(serve_port "$work/serve.log") || { cat "$work/serve.log" >&2; die "ilotoki serve did not start"; }
 
 # What the command line makes of each text, for the clients' answers to be compared with.
 expect() { "$bin" translate --model "$tiny" --threads 1 --from "$1" --to "$2" --json -- "$3" | "$VENV_PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["result"])'; }
