@@ -10,7 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$REPO_ROOT"
 
-ensure_apt_packages dialect gstreamer1.0-plugins-base at-spi2-core python3-pyatspi dbus xvfb xauth imagemagick
+ensure_apt_packages dialect gstreamer1.0-plugins-base at-spi2-core python3-pyatspi dbus xvfb xauth x11-utils imagemagick
 tiny=build/test-models/tiny.gguf
 [ -f "$tiny" ] || die "the test models are missing: run scripts/fetch-test-models.sh"
 swift build --product ilotoki >&2
@@ -31,9 +31,7 @@ expected=$("$bin" translate --model "$tiny" --threads 1 --from en --to tok -- "$
 
 "$bin" serve --port 0 --model "$tiny" --threads 1 2>"$work/serve.log" &
 server=$!
-for _ in $(seq 600); do grep -q " answers on " "$work/serve.log" 2>/dev/null && break; sleep 0.1; done
-port=$(grep -o '127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f2)
-[ -n "$port" ] || die "ilotoki serve did not start: $(cat "$work/serve.log")"
+port=$(serve_port "$work/serve.log") || die "ilotoki serve did not start: $(cat "$work/serve.log")"
 
 # Dialect's settings, as the README tells a person to set them (gsettings writes the same keys):
 # LibreTranslate, its instance localhost:PORT (plain HTTP only for "localhost:"), English into
@@ -59,8 +57,15 @@ KEYS
 # shellcheck disable=SC2016 # expanded by the inner shell
 XDG_CONFIG_HOME="$work/config" GSETTINGS_BACKEND=keyfile GSK_RENDERER=cairo \
     timeout 180 xvfb-run -a -s "-screen 0 1100x700x24" dbus-run-session -- bash -c '
-    dialect >"$1/dialect.log" 2>&1 &
-    app=$!
+    # The display answers before Dialect starts; even so GTK sometimes fails to open it ("Gtk
+    # couldn'"'"'t be initialized", 1 run in 5 here) and Dialect exits at once: it is started again.
+    for _ in $(seq 100); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+    for _ in 1 2 3; do
+        dialect >>"$1/dialect.log" 2>&1 &
+        app=$!
+        sleep 3
+        kill -0 "$app" 2>/dev/null && break
+    done
     /usr/bin/python3 scripts/dialect_probe.py "$2" "$1/shown"
     result=$?
     sleep 0.5
