@@ -86,6 +86,11 @@ Toki Pona:")
         expect_tokens "$fresh" "$reused" "a batch of $n from cached cells gives other tokens than prompts evaluated whole" || return 1
         grep -Eq '\([1-9][0-9]* of [0-9]+ prompt tokens reused' "$report" || { echo "a batch of $n reused no cells: $(cat "$report")" >&2; return 1; }
     done
+    # Prompts added to a running batch (as a server adds requests), and one given up mid-way.
+    reused=$(build/llm/bin/greedy_tokens --batch 4 --join 3 --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
+    expect_tokens "$fresh" "$reused" "prompts added to a running batch give other tokens than prompts evaluated whole" || return 1
+    reused=$(build/llm/bin/greedy_tokens --batch 4 --join 2 --drop 1 --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
+    expect_tokens "$(sed '2s/.*/dropped/' <<<"$fresh")" "$reused" "a prompt given up in a batch changed the others' tokens" || return 1
     # A prompt longer than the model's sliding window first (its window layers no longer hold
     # its beginning): the prompts after it that share that beginning must not take its cells.
     long="Translate this from Toki Pona to English:
@@ -101,6 +106,10 @@ English:"
         expect_tokens "$fresh" "$reused" "the trimmed head from cached cells (batch $n) gives other tokens than llama.cpp's head on whole prompts" ||
             return 1
     done
+    reused=$(build/llm/bin/greedy_tokens --batch 2 --join 1 --head trimmed --threads 2 --characters "$TOKI_PONA_TEST_CHARACTERS" \
+        --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[@]:9}" 2>/dev/null) || return 1
+    expect_tokens "$fresh" "$reused" "the trimmed head on prompts added to a running batch gives other tokens than llama.cpp's head" ||
+        return 1
 )
 
 # expect_tokens WANT GOT MESSAGE: true where GOT lists the tokens WANT lists (and WANT lists

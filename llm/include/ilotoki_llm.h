@@ -470,6 +470,41 @@ ilotoki_llm_status ilotoki_llm_next_batch(ilotoki_llm *llm, int32_t *prompt_inde
                                           size_t *piece_len, char *error, size_t error_len);
 
 /**
+ * Adds a prompt to the running batch: it takes a slot as one frees, as `start_batch`'s own
+ * prompts do, and its tokens are the ones `start` would give it alone. What a server calls
+ * when a request comes while others are translated. A prompt that cannot be translated (not
+ * UTF-8, empty, longer than the handle's context) is added and ends at once with the finish
+ * reason `ERROR`, as in `start_batch`.
+ *
+ * Thread safety: as `next_batch` (between its calls, never during one).
+ *
+ * - Parameters:
+ *   - prompt: a NUL-terminated UTF-8 prompt; copied, not kept.
+ *   - max_tokens: its token limit (0 or less: the batch's `params.max_tokens`).
+ *   - prompt_index: receives its index, after those of every prompt added before.
+ * - Returns: `ILOTOKI_LLM_OK`; `ILOTOKI_LLM_ERROR_NOT_STARTED` when no batch runs (none was
+ *   started, the last one ended with `ILOTOKI_LLM_DONE`, or a stop came); or
+ *   `ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG` when the prompt and its token limit need more room
+ *   than a sequence of this batch has (the batch was sized to its first prompts): start it in
+ *   a batch of its own. Neither adds it.
+ */
+ilotoki_llm_status ilotoki_llm_add_to_batch(ilotoki_llm *llm, const char *prompt, int32_t max_tokens, int32_t *prompt_index,
+                                            char *error, size_t error_len);
+
+/**
+ * Gives up one prompt of the running batch (a client that went away): its slot is free for
+ * the next prompt, the others go on, and its end (finish reason `STOPPED`) is the next event
+ * `next_batch` reports for it, with no piece after it. A prompt that has already ended is left
+ * as it is.
+ *
+ * Thread safety: as `next_batch` (between its calls, never during one).
+ *
+ * - Returns: `ILOTOKI_LLM_OK`, or `ILOTOKI_LLM_ERROR_INVALID_ARGUMENT` for an index outside
+ *   the batch.
+ */
+ilotoki_llm_status ilotoki_llm_drop_from_batch(ilotoki_llm *llm, int32_t prompt_index, char *error, size_t error_len);
+
+/**
  * Copies the figures of one prompt of the current or last batch into `out`: its prompt and
  * generated tokens, its own prefill, the decode steps it took part in (each step's whole wall
  * time: the steps are shared), its first piece from `start_batch` on, and its finish reason.

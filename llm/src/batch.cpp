@@ -70,7 +70,8 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     auto run = std::make_unique<BatchRun>();
     run->stop_sequences = std::move(stops);
     run->max_lines = start_params.max_lines;
-    const int32_t default_limit = start_params.max_tokens > 0 ? start_params.max_tokens : context_length;
+
+    run->default_limit = start_params.max_tokens > 0 ? start_params.max_tokens : context_length;
 
     // Tokenized up front: a prompt that cannot be translated ends at once, and the context is
     // sized to the ones that can.
@@ -79,31 +80,9 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     int32_t longest_need = 1;
     for (size_t i = 0; i < count; ++i) {
         BatchSequence &sequence = run->sequences[i];
-        sequence.max_tokens = max_tokens != nullptr && max_tokens[i] > 0 ? std::min(max_tokens[i], default_limit) : default_limit;
-        const char *prompt = prompts[i];
-        if (prompt == nullptr || !ilotoki::utf8::is_valid(prompt, std::strlen(prompt))) {
-            sequence.error_status = ILOTOKI_LLM_ERROR_INVALID_TEXT;
-            sequence.error = "The prompt is not valid UTF-8 text.";
-        } else {
-            try {
-                sequence.prompt = tokenize(prompt);
-            } catch (const CoreError &error) {
-                sequence.error_status = error.status;
-                sequence.error = error.message;
-            }
-        }
-        const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
-        sequence.stats.prompt_tokens = prompt_count;
-        if (sequence.error_status == ILOTOKI_LLM_OK && prompt_count == 0) {
-            sequence.error_status = ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
-            sequence.error = "The prompt is empty.";
-        } else if (sequence.error_status == ILOTOKI_LLM_OK && prompt_count >= context_length) {
-            sequence.error_status = ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG;
-            sequence.error = "The text is too long: the prompt has " + std::to_string(prompt_count) +
-                             " tokens and the model's context holds " + std::to_string(context_length) +
-                             " (with room for the translation).";
-        }
+        prepare_sequence(sequence, prompts[i], max_tokens != nullptr ? max_tokens[i] : 0, run->default_limit);
         if (sequence.error_status != ILOTOKI_LLM_OK) continue;
+        const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
         longest_prompt = std::max(longest_prompt, prompt_count);
         // A sequence's room is what it would have alone, never more than the handle's context.
         longest_need = std::max(longest_need, std::min(prompt_count + sequence.max_tokens, context_length));
@@ -150,14 +129,72 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
         stats.context_length = batches.length;
         stats.head_rows = batch.trimming ? head->kept_rows() : vocabulary_size;
     }
-    for (size_t i = 0; i < batch.sequences.size(); ++i) {
-        if (batch.sequences[i].error_status == ILOTOKI_LLM_OK) continue;
-        batch.sequences[i].finished = true;
-        {
-            std::lock_guard<std::mutex> lock(stats_mutex);
-            batch.sequences[i].stats.finish_reason = ILOTOKI_LLM_FINISH_ERROR;
+}
+
+void ilotoki_llm::prepare_sequence(BatchSequence &sequence, const char *prompt, int32_t max_tokens, int32_t default_limit) const {
+    sequence.max_tokens = max_tokens > 0 ? std::min(max_tokens, default_limit) : default_limit;
+    if (prompt == nullptr || !ilotoki::utf8::is_valid(prompt, std::strlen(prompt))) {
+        sequence.error_status = ILOTOKI_LLM_ERROR_INVALID_TEXT;
+        sequence.error = "The prompt is not valid UTF-8 text.";
+    } else {
+        try {
+            sequence.prompt = tokenize(prompt);
+        } catch (const CoreError &error) {
+            sequence.error_status = error.status;
+            sequence.error = error.message;
         }
     }
+    const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
+    sequence.stats.prompt_tokens = prompt_count;
+    if (sequence.error_status == ILOTOKI_LLM_OK && prompt_count == 0) {
+        sequence.error_status = ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
+        sequence.error = "The prompt is empty.";
+    } else if (sequence.error_status == ILOTOKI_LLM_OK && prompt_count >= context_length) {
+        sequence.error_status = ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG;
+        sequence.error = "The text is too long: the prompt has " + std::to_string(prompt_count) + " tokens and the model's context holds " +
+                         std::to_string(context_length) + " (with room for the translation).";
+    }
+    if (sequence.error_status != ILOTOKI_LLM_OK) {
+        sequence.finished = true;
+        sequence.stats.finish_reason = ILOTOKI_LLM_FINISH_ERROR;
+    }
+}
+
+int32_t ilotoki_llm::add_to_batch(const char *prompt, int32_t max_tokens) {
+    if (batch_run == nullptr || batch_run->ended || stop_requested()) {
+        throw CoreError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No batch is running to add the prompt to: start a batch with it."};
+    }
+    BatchRun &batch = *batch_run;
+    BatchSequence sequence;
+    prepare_sequence(sequence, prompt, max_tokens, batch.default_limit);
+    if (sequence.error_status == ILOTOKI_LLM_OK) {
+        // The batch's cells were sized when it started; a prompt that needs more room than a
+        // sequence has there waits for a batch of its own (its tokens must be those it gets alone).
+        const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
+        const int32_t need = std::min(prompt_count + sequence.max_tokens, context_length);
+        if (need > batches.length) {
+            throw CoreError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG, "The prompt and its translation need " + std::to_string(need) +
+                                                                  " tokens and this batch's sequences hold " +
+                                                                  std::to_string(batches.length) + ": start a batch with it."};
+        }
+    }
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    batch.sequences.push_back(std::move(sequence));
+    return static_cast<int32_t>(batch.sequences.size() - 1);
+}
+
+void ilotoki_llm::drop_from_batch(int32_t index) {
+    if (batch_run == nullptr || index < 0 || static_cast<size_t>(index) >= batch_run->sequences.size()) {
+        throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "No prompt " + std::to_string(index) + " in the batch."};
+    }
+    BatchRun &batch = *batch_run;
+    BatchSequence &sequence = batch.sequences[static_cast<size_t>(index)];
+    if (sequence.finished) return;
+    // Its tokens waiting for a check are given up with it (the check still reads their states).
+    sequence.pending.clear();
+    sequence.dropped = true;
+    finish_in_batch(static_cast<size_t>(index), ILOTOKI_LLM_FINISH_STOPPED);
+    batch.events.push_back({index, true, {}});
 }
 
 bool ilotoki_llm::decode_sequence(const llama_token *tokens, int32_t count, int32_t slot, int32_t at) {
@@ -557,10 +594,11 @@ ilotoki_llm::BatchStep ilotoki_llm::next_batch(int32_t &index) {
             return BatchStep::Piece;
         }
         if (batch.ended) return BatchStep::Done;
-        // Prompts that could not start are reported in their turn, as they come.
+        // Prompts that could not start are reported in their turn, as they come; those given
+        // up before they started were reported then.
         while (batch.next_to_start < batch.sequences.size() && batch.sequences[batch.next_to_start].finished &&
-               batch.sequences[batch.next_to_start].slot < 0 && batch.sequences[batch.next_to_start].error_status != ILOTOKI_LLM_OK) {
-            batch.events.push_back({static_cast<int32_t>(batch.next_to_start), true, {}});
+               batch.sequences[batch.next_to_start].slot < 0) {
+            if (!batch.sequences[batch.next_to_start].dropped) batch.events.push_back({static_cast<int32_t>(batch.next_to_start), true, {}});
             batch.next_to_start += 1;
         }
         if (!batch.events.empty()) continue;

@@ -45,6 +45,8 @@ struct BatchSequence {
     // Chosen by the trimmed head, waiting for a check (after the final ones in `generated`).
     std::vector<BatchPending> pending;
     bool finished = false;
+    // Given up by the caller (ilotoki_llm_drop_from_batch); its end was reported then.
+    bool dropped = false;
     OutputFilter output;
     RepetitionGuard repetition;
     std::vector<llama_token> generated;
@@ -81,6 +83,8 @@ struct BatchRun {
     std::deque<BatchEvent> events;
     std::vector<std::string> stop_sequences;
     int32_t max_lines = 0;
+    // A prompt's token limit where it asks for none (params.max_tokens, or the context).
+    int32_t default_limit = 0;
     bool ended = false;
     // Whether any piece has been handed out: until then the first prompt is stepped alone, so
     // the first piece comes as soon as a single translation's would.

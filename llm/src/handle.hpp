@@ -239,6 +239,13 @@ struct ilotoki_llm {
     enum class BatchStep { Piece, SequenceDone, Done };
     void start_batch(const char *const *prompts, size_t count, const int32_t *max_tokens, int32_t sequences,
                      const ilotoki_llm_start_params &start_params);
+    /// Tokenizes `prompt` into `sequence` with its token limit; a prompt that cannot be
+    /// translated gets its error (and ends at once when the batch reports it).
+    void prepare_sequence(ilotoki::BatchSequence &sequence, const char *prompt, int32_t max_tokens, int32_t default_limit) const;
+    /// Adds a prompt to the running batch (ilotoki_llm_add_to_batch); returns its index.
+    int32_t add_to_batch(const char *prompt, int32_t max_tokens);
+    /// Gives up prompt `index` of the running batch (ilotoki_llm_drop_from_batch).
+    void drop_from_batch(int32_t index);
     /// The next event of the batch: a piece (in `piece`) or a sequence's end, for `index`.
     BatchStep next_batch(int32_t &index);
     /// Ends every sequence of the batch not yet ended, with `reason`.

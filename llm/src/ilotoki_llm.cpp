@@ -260,6 +260,28 @@ ilotoki_llm_status ilotoki_llm_next_batch(ilotoki_llm *llm, int32_t *prompt_inde
     });
 }
 
+ilotoki_llm_status ilotoki_llm_add_to_batch(ilotoki_llm *llm, const char *prompt, int32_t max_tokens, int32_t *prompt_index,
+                                            char *error, size_t error_len) {
+    if (prompt_index != nullptr) *prompt_index = -1;
+    return guarded(error, error_len, [&]() -> ilotoki_llm_status {
+        if (llm == nullptr || prompt_index == nullptr) {
+            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_add_to_batch needs a handle and an index pointer."};
+        }
+        std::lock_guard<std::mutex> lock(llm->run_mutex);
+        *prompt_index = llm->add_to_batch(prompt, max_tokens);
+        return ILOTOKI_LLM_OK;
+    });
+}
+
+ilotoki_llm_status ilotoki_llm_drop_from_batch(ilotoki_llm *llm, int32_t prompt_index, char *error, size_t error_len) {
+    return guarded(error, error_len, [&]() -> ilotoki_llm_status {
+        if (llm == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_drop_from_batch needs a handle."};
+        std::lock_guard<std::mutex> lock(llm->run_mutex);
+        llm->drop_from_batch(prompt_index);
+        return ILOTOKI_LLM_OK;
+    });
+}
+
 ilotoki_llm_status ilotoki_llm_get_sequence_stats(const ilotoki_llm *llm, int32_t prompt_index, ilotoki_llm_stats *out) {
     if (llm == nullptr || out == nullptr) return ILOTOKI_LLM_ERROR_INVALID_ARGUMENT;
     std::lock_guard<std::mutex> lock(llm->stats_mutex);

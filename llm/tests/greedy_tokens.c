@@ -1,6 +1,6 @@
 /*
  * greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N]
- *               [--flash-attention -1|0|1] [--prefix reuse|fresh] MODEL.gguf MAX_TOKENS PROMPT...
+ *               [--join K] [--drop I] [--flash-attention -1|0|1] [--prefix reuse|fresh] MODEL.gguf MAX_TOKENS PROMPT...
  *
  * Prints, one line per prompt, the token ids the inference core chooses greedily for each
  * prompt (BOS added, as in translation; no stop sequences, no line limit; ends at the model's
@@ -13,7 +13,11 @@
  * prompts are one batch (ilotoki_llm_start_batch), N decoded at once, and the lines are in
  * the prompts' order all the same: they must equal the lines without it. --prefix fresh
  * evaluates every prompt whole (reuse: from the cached cells of a beginning an earlier prompt
- * shared, the default); the tokens must not change.
+ * shared, the default); the tokens must not change. --join K starts the batch with the first K
+ * prompts and adds each of the others while it runs (ilotoki_llm_add_to_batch), one after every
+ * second event, as a server adds the requests that come; --drop I gives prompt I up after its
+ * first event (ilotoki_llm_drop_from_batch) and prints "dropped" for it: the other lines must
+ * not change.
  */
 #include "ilotoki_llm.h"
 
@@ -54,6 +58,8 @@ int main(int argc, char **argv) {
     load.threads = 1;
     int first = 1;
     int batch = 0;
+    int join = -1;
+    int drop = -1;
     ilotoki_llm_char_range kept[MOST_RANGES], wider[MOST_RANGES];
     while (first + 1 < argc && strncmp(argv[first], "--", 2) == 0) {
         if (strcmp(argv[first], "--head") == 0) {
@@ -78,6 +84,10 @@ int main(int argc, char **argv) {
             start.reuse_prefix = strcmp(argv[first + 1], "fresh") != 0;
         } else if (strcmp(argv[first], "--batch") == 0) {
             batch = atoi(argv[first + 1]);
+        } else if (strcmp(argv[first], "--join") == 0) {
+            join = atoi(argv[first + 1]);
+        } else if (strcmp(argv[first], "--drop") == 0) {
+            drop = atoi(argv[first + 1]);
         } else if (strcmp(argv[first], "--threads") == 0) {
             load.threads = atoi(argv[first + 1]);
         } else {
@@ -86,8 +96,8 @@ int main(int argc, char **argv) {
         first += 2;
     }
     if (argc - first < 3) {
-        fprintf(stderr, "usage: greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N] [--prefix reuse|fresh] "
-                        "MODEL.gguf MAX_TOKENS PROMPT...\n");
+        fprintf(stderr, "usage: greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N] [--join K] [--drop I] "
+                        "[--prefix reuse|fresh] MODEL.gguf MAX_TOKENS PROMPT...\n");
         return 2;
     }
     char error[512];
@@ -100,29 +110,61 @@ int main(int argc, char **argv) {
     int status = 0;
     if (batch > 0) {
         const int count = argc - first - 2;
-        if (ilotoki_llm_start_batch(llm, (const char *const *)&argv[first + 2], (size_t)count, NULL, batch, &start, error,
+        const int started = join > 0 && join < count ? join : count;
+        if (ilotoki_llm_start_batch(llm, (const char *const *)&argv[first + 2], (size_t)started, NULL, batch, &start, error,
                                     sizeof error) != ILOTOKI_LLM_OK) {
             fprintf(stderr, "greedy_tokens: %s\n", error);
             ilotoki_llm_free(llm);
             return 1;
         }
+        /* Each prompt's tokens, taken when it ends (an added prompt's index is its place here). */
+        char **lines = calloc((size_t)count, sizeof *lines);
+        int added = started;
+        int events = 0;
         int32_t index = -1;
         const char *piece = NULL;
         size_t length = 0;
         ilotoki_llm_status step;
         while ((step = ilotoki_llm_next_batch(llm, &index, &piece, &length, error, sizeof error)) == ILOTOKI_LLM_OK ||
                step == ILOTOKI_LLM_SEQUENCE_DONE) {
+            if (step == ILOTOKI_LLM_SEQUENCE_DONE && index >= 0 && index < count && lines[index] == NULL) {
+                int32_t tokens[4096];
+                const int32_t got = ilotoki_llm_sequence_tokens(llm, index, tokens, 4096);
+                char *line = calloc(4096 * 8 + 16, 1);
+                size_t at = 0;
+                if (index == drop) at += (size_t)sprintf(line, "dropped");
+                for (int32_t t = 0; index != drop && t < got && t < 4096; ++t) at += (size_t)sprintf(line + at, t == 0 ? "%d" : " %d", tokens[t]);
+                lines[index] = line;
+            } else if (step == ILOTOKI_LLM_OK && index == drop &&
+                       ilotoki_llm_drop_from_batch(llm, drop, error, sizeof error) != ILOTOKI_LLM_OK) {
+                fprintf(stderr, "greedy_tokens: %s\n", error);
+                status = 1;
+                break;
+            }
+            events += 1;
+            if (added < count && events % 2 == 0) {
+                int32_t at = -1;
+                if (ilotoki_llm_add_to_batch(llm, argv[first + 2 + added], 0, &at, error, sizeof error) != ILOTOKI_LLM_OK || at != added) {
+                    fprintf(stderr, "greedy_tokens: prompt %d not added (index %d): %s\n", added, at, error);
+                    status = 1;
+                    break;
+                }
+                added += 1;
+            }
         }
-        if (step != ILOTOKI_LLM_DONE) {
+        if (status == 0 && step != ILOTOKI_LLM_DONE) {
             fprintf(stderr, "greedy_tokens: %s\n", error);
             status = 1;
         }
-        for (int i = 0; i < count && status == 0; ++i) {
-            int32_t tokens[4096];
-            const int32_t got = ilotoki_llm_sequence_tokens(llm, i, tokens, 4096);
-            for (int32_t t = 0; t < got && t < 4096; ++t) printf(t == 0 ? "%d" : " %d", tokens[t]);
-            printf("\n");
+        if (status == 0 && added < count) {
+            fprintf(stderr, "greedy_tokens: the batch ended before prompt %d was added\n", added);
+            status = 1;
         }
+        for (int i = 0; i < count; ++i) {
+            if (status == 0) printf("%s\n", lines[i] != NULL ? lines[i] : "(no end reported)");
+            free(lines[i]);
+        }
+        free(lines);
         ilotoki_llm_stats stats;
         ilotoki_llm_get_stats(llm, &stats);
         fprintf(stderr,
