@@ -204,6 +204,14 @@ typedef struct ilotoki_llm_start_params {
      * copied). On by default; off for comparing. Ignored with `logits_for_all_prompt_tokens`.
      */
     bool reuse_prefix;
+    /**
+     * `start_batch` only: a batch that prompts will join while it runs (`ilotoki_llm_add_to_batch`,
+     * a server's requests). Every slot is kept even when fewer prompts start it, each sequence
+     * has room for at least this many tokens (prompt and translation), and a step takes the
+     * most prompt tokens a step may, so that the prompts added later fit and run alongside.
+     * 0 (the default): sized to the prompts it starts with.
+     */
+    int32_t joinable_room;
 } ilotoki_llm_start_params;
 
 /** Figures for the current (or last) translation on a handle. */

@@ -96,8 +96,11 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
         batch_run = std::move(run);
     }
     BatchRun &batch = *batch_run;
-    const auto slots = static_cast<int32_t>(std::min<size_t>(
-        count, static_cast<size_t>(std::clamp(sequences > 0 ? sequences : kDefaultSequences, 1, ILOTOKI_LLM_MAX_SEQUENCES))));
+    // A batch that prompts join keeps every slot, and room for what they may need.
+    const bool joinable = start_params.joinable_room > 0;
+    const int32_t most_slots = std::clamp(sequences > 0 ? sequences : kDefaultSequences, 1, ILOTOKI_LLM_MAX_SEQUENCES);
+    const auto slots = joinable ? most_slots : static_cast<int32_t>(std::min<size_t>(count, static_cast<size_t>(most_slots)));
+    if (joinable) longest_need = std::max(longest_need, std::min(start_params.joinable_room, context_length));
     batch.slots.assign(static_cast<size_t>(std::max(slots, 1)), -1);
     if (stop_requested()) {
         end_batch(ILOTOKI_LLM_FINISH_STOPPED);
@@ -108,7 +111,7 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     // slot's token.
     const auto slot_count = static_cast<int32_t>(batch.slots.size());
     const int32_t tokens_per_evaluation =
-        round_up(std::min(kLargestEvaluation, std::max(2 * longest_prompt, longest_prompt + slot_count)), 16);
+        joinable ? kLargestEvaluation : round_up(std::min(kLargestEvaluation, std::max(2 * longest_prompt, longest_prompt + slot_count)), 16);
     batch.reuse_prefix = start_params.reuse_prefix;
     // Steps over every row need the trimmed head's row kernel; llama.cpp's head was asked for
     // (ILOTOKI_LLM_HEAD_FULL) by a caller that compares with it.

@@ -112,6 +112,7 @@ ilotoki_llm_start_params ilotoki_llm_default_start_params(void) {
     params.wider_character_count = 0;
     params.restore_residency = true;
     params.reuse_prefix = true;
+    params.joinable_room = 0;
     return params;
 }
 

@@ -111,6 +111,7 @@ int main(int argc, char **argv) {
     if (batch > 0) {
         const int count = argc - first - 2;
         const int started = join > 0 && join < count ? join : count;
+        if (join > 0) start.joinable_room = 256;
         if (ilotoki_llm_start_batch(llm, (const char *const *)&argv[first + 2], (size_t)started, NULL, batch, &start, error,
                                     sizeof error) != ILOTOKI_LLM_OK) {
             fprintf(stderr, "greedy_tokens: %s\n", error);
