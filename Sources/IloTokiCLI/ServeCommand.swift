@@ -100,8 +100,7 @@ struct ServeCommand {
         let model = try context.prepareModel(
             keeping: [], engine: LiveEngineOptions(threads: threads, batch: batch.map { .fixed($0) } ?? .fitting),
             needsHome: arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil } == nil)
-        let groupSize = (batch.map { BatchSize.fixed($0) } ?? .fitting).count(available: DeviceMemory.available())
-        let served = ServedTranslations(model: model, groupSize: groupSize, queueLimit: queue, keepsHistory: arguments.has("--keep-history"))
+        let served = ServedTranslations(model: model, queueLimit: queue, keepsHistory: arguments.has("--keep-history"))
         let api = LibreTranslateAPI(settings: settings, translator: served)
         let inFlight = Locked(0)
         let limits = HTTPLimits(

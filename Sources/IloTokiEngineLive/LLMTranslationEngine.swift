@@ -87,8 +87,24 @@ public final class LLMTranslationEngine: TranslationEngine {
         if prompts.allSatisfy({ $0.targetLanguage == first.targetLanguage }), heads.state(into: first.targetLanguage).choice == .trimmed {
             options = options.writing(first.targetLanguage)
         }
-        let events = engine.batchEvents(prompts: prompts.map(\.prompt), maxTokens: maxTokens, sequences: count, options: options)
-        return AsyncThrowingStream { continuation in
+        return Self.events(of: engine.batchEvents(prompts: prompts.map(\.prompt), maxTokens: maxTokens, sequences: count, options: options))
+    }
+
+    /// Prompts that come while others are decoded join the running batch as slots free
+    /// (`Engine.batchEvents(feed:)`); one sequence at a time completes them in groups.
+    public func completeAll(fedBy feed: PromptFeed) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+        let count = parallelCompletions
+        guard count > 1 else { return completeInGroups(fedBy: feed) }
+        // Prompts into any language share the batch: every row is computed (with the core's
+        // row kernel unless llama.cpp's head was asked for).
+        let options = GenerationOptions(
+            maxTokens: feed.maxTokens, maxLines: feed.maxLines, stopSequences: feed.stopSequences, head: heads.askedForFull ? .full : .trimmed)
+        return Self.events(of: engine.batchEvents(feed: FeedOfPrompts(feed), sequences: count, options: options))
+    }
+
+    /// A batch's events in Core's terms.
+    static func events(of events: AsyncThrowingStream<BatchEvent, Error>) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+        AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     for try await event in events {
@@ -160,5 +176,25 @@ extension CompletionEnd {
         case .error: self = .error
         case .repetition: self = .repetition
         }
+    }
+}
+
+/// Core's feed as the engine takes it.
+private final class FeedOfPrompts: BatchFeeding {
+    let feed: PromptFeed
+
+    init(_ feed: PromptFeed) {
+        self.feed = feed
+    }
+
+    func take() -> FeedChanges {
+        let changes = feed.take()
+        return FeedChanges(
+            prompts: changes.prompts.map { FedPrompt(index: $0.index, prompt: $0.prompt.prompt, maxTokens: $0.maxTokens) },
+            dropped: changes.dropped, closed: changes.closed)
+    }
+
+    func wait(seconds: Double) {
+        feed.wait(seconds: seconds)
     }
 }

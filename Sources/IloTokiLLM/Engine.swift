@@ -34,11 +34,11 @@ public final class Engine: Sendable {
     /// Facts about the loaded model.
     public let info: ModelInfo
 
-    private let handle: Handle
+    let handle: Handle
     private let queue = DispatchQueue(label: "ilotoki.engine", qos: .userInitiated)
     private let state = Locked(State())
 
-    private struct Handle: @unchecked Sendable {
+    struct Handle: @unchecked Sendable {
         // The C core serialises work on one handle itself; `stop` is safe from any thread.
         let pointer: OpaquePointer
     }
@@ -264,7 +264,7 @@ public final class Engine: Sendable {
 
     // MARK: - Generation
 
-    private final class Job: Sendable {
+    final class Job: Sendable {
         enum End: UInt8 {
             case none = 0
             /// `stop()`: the stream ends normally.
@@ -304,7 +304,7 @@ public final class Engine: Sendable {
     /// engine's queue with a ticket reserved, or `notStarted` when it ended before its turn (or
     /// the process is ending).
     @discardableResult
-    private func enqueue<Element: Sendable>(
+    func enqueue<Element: Sendable>(
         _ continuation: AsyncThrowingStream<Element, Error>.Continuation,
         body: @escaping @Sendable (Job, UInt64) -> Void,
         notStarted: @escaping @Sendable (Job) -> Void
@@ -426,7 +426,7 @@ public final class Engine: Sendable {
 
     /// Runs `body` with `params` pointing at the trimmed head's character sets of `options`
     /// (valid only inside `body`).
-    private func withCharacterSets<Result>(
+    func withCharacterSets<Result>(
         _ options: GenerationOptions, in params: inout ilotoki_llm_start_params, _ body: (inout ilotoki_llm_start_params) -> Result
     ) -> Result {
         let kept = options.outputCharacters.map { ilotoki_llm_char_range(first: $0.lowerBound, last: $0.upperBound) }
@@ -442,7 +442,7 @@ public final class Engine: Sendable {
         }
     }
 
-    private func startParams(
+    func startParams(
         _ options: GenerationOptions, ticket: UInt64, stops: UnsafeBufferPointer<UnsafePointer<CChar>?>
     ) -> ilotoki_llm_start_params {
         var params = ilotoki_llm_default_start_params()
@@ -531,7 +531,7 @@ public final class Engine: Sendable {
 
     /// Ends a batch's stream as the job's end cause asks (`finishTheRest` reports the prompts
     /// not yet ended when it ends normally).
-    private func concludeBatch(
+    func concludeBatch(
         _ job: Job, _ continuation: AsyncThrowingStream<BatchEvent, Error>.Continuation, finishTheRest: () -> Void
     ) {
         switch job.endCause {
@@ -574,7 +574,7 @@ public final class Engine: Sendable {
     }
 
     /// The figures of one prompt of the current batch.
-    private func sequenceStats(_ index: Int) -> GenerationStats {
+    func sequenceStats(_ index: Int) -> GenerationStats {
         var cStats = ilotoki_llm_stats()
         guard ilotoki_llm_get_sequence_stats(handle.pointer, Int32(index), &cStats) == ILOTOKI_LLM_OK else {
             return GenerationStats(finishReason: .stopped)
@@ -611,7 +611,7 @@ public final class Engine: Sendable {
 }
 
 /// Calls `body` with NUL-terminated copies of `strings` that live for the call.
-private func withCStringArray<Result>(
+func withCStringArray<Result>(
     _ strings: [String?], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> Result
 ) -> Result {
     let copies = strings.map { $0.flatMap { strdup($0) } }

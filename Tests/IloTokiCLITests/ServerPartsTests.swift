@@ -1,5 +1,7 @@
 #if canImport(IloTokiServer)
 import Foundation
+import IloTokiCore
+import IloTokiTestSupport
 import Testing
 
 @testable import IloTokiServer
@@ -62,6 +64,76 @@ import Testing
         #expect(HTMLText.decodeEntities("&#x41;&#66;&nbsp;&bogus; & &amp") == "AB\u{A0}&bogus; & &amp")
         let plain = HTMLText.pieces(of: "a < b and 1<2")
         #expect(plain.allSatisfy { $0.isText }, "a '<' that begins no tag is text")
+    }
+}
+
+/// Requests translated together (`ServedTranslations`) over a scripted engine that streams
+/// four prompts at once: a request that comes while another is translated joins it and is
+/// answered first, a request that goes away gives up only its own texts, and the queue's bound
+/// and the deadline answer instead of letting a request wait forever.
+@MainActor
+@Suite struct ServedTranslationsTests {
+    static let entry = CatalogEntry(
+        id: "served", displayName: "Served", quantization: "Q8_0",
+        url: URL(string: "https://huggingface.co/x/served/resolve/main/served.gguf")!, bytes: 4,
+        format: .sourceTarget, deprecated: false, sha256: nil)
+    static let direction = TranslationDirection(from: .english, to: .tokiPona)!
+    let app = ScriptedApp("served", catalog: ModelCatalog(entries: [entry]))
+
+    /// "Long." streams 400 pieces, a millisecond apart; every other sentence one word.
+    func served(queueLimit: Int = 1024, deadline: Duration = .seconds(120), parallel: Int = 4) async throws -> ServedTranslations {
+        try app.install(Self.entry)
+        let engine = ScriptedEngine(parallelCompletions: parallel, delay: .milliseconds(1)) { source in
+            source == "Long." ? Array(repeating: " a", count: 400) : [" " + source.lowercased().filter(\.isLetter)]
+        }
+        let model = app.model(engine: engine)
+        await model.launch()
+        try #require(model.modelState == .ready)
+        return ServedTranslations(model: model, queueLimit: queueLimit, deadline: deadline)
+    }
+
+    static func texts(_ texts: String...) -> [TextToTranslate] { texts.map { TextToTranslate($0, direction: direction) } }
+
+    @Test func aRequestThatComesWhileAnotherIsTranslatedJoinsItAndIsAnsweredFirst() async throws {
+        let served = try await served()
+        let first = Task { try await served.translate(Self.texts("Long.")) }
+        #expect(await eventually { served.queued == 1 })
+        try await Task.sleep(for: .milliseconds(20))
+        let second = try await served.translate(Self.texts("Hello there.", "Good night."))
+        #expect(served.queued == 1, "the long text is still being translated when the later request has its answer")
+        #expect(try second.map { try $0.get() } == ["hellothere", "goodnight"])
+        let long = try await first.value
+        #expect(try long.first?.get() == String(String(repeating: " a", count: 400).dropFirst()))
+    }
+
+    @Test func aRequestThatGoesAwayGivesUpOnlyItsOwnTexts() async throws {
+        let served = try await served()
+        let leaving = Task { try await served.translate(Self.texts("Long.", "Long.")) }
+        let staying = Task { try await served.translate(Self.texts("Long.")) }
+        #expect(await eventually { served.queued == 3 })
+        leaving.cancel()
+        let left = try await leaving.value
+        #expect(left.allSatisfy { if case .failure(let error) = $0 { error is CancellationError } else { false } })
+        #expect(served.queued == 1)
+        #expect(try await staying.value.first?.get().hasPrefix("a a") == true)
+        #expect(served.queued == 0)
+    }
+
+    @Test func aFullQueueAnswers429AndALateTextAnswers503() async throws {
+        let served = try await served(queueLimit: 3, deadline: .milliseconds(300), parallel: 1)
+        let running = Task { try await served.translate(Self.texts("Long.", "Long.")) }
+        #expect(await eventually { served.queued == 2 })
+        await #expect(throws: APIError.self) { try await served.translate(Self.texts("One.", "Two.")) }
+        // One place left: this text waits behind the long ones, past its deadline.
+        let late = try await served.translate(Self.texts("Late."))
+        guard case .failure(let error as APIError) = late.first else {
+            Issue.record("a text that never started was answered \(late)")
+            return
+        }
+        #expect(error.status == 503)
+        running.cancel()
+        _ = try await running.value
+        #expect(served.queued == 0)
     }
 }
 #endif

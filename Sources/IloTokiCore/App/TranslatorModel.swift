@@ -412,6 +412,22 @@ public final class TranslatorModel {
         }
     }
 
+    /// Opens a translation that takes texts while it runs (`Translator.openTranslation`), with
+    /// the loaded model: what a server translates its requests with, each joining the ones
+    /// being translated. A text that keeps its history is recorded when it is done.
+    /// - Throws: `TranslatorModelError.noModel` when no model is loaded.
+    public func openTranslation() throws -> (updates: AsyncThrowingStream<TextUpdate, Error>, feed: TranslationFeed) {
+        guard let engine, let model = loadedModel else { throw TranslatorModelError.noModel }
+        let translator = Translator(engine: engine, format: model.format, bySentence: settings.translateBySentence)
+        return translator.openTranslation { [weak self] text, progress in
+            guard text.keepsInHistory else { return }
+            Task { @MainActor in
+                self?.lastStats = progress.stats
+                self?.preferences.record(HistoryEntry(direction: text.direction, source: text.text, result: progress.text, modelID: model.id))
+            }
+        }
+    }
+
     /// How long typing must pause before translating as you type starts.
     public static let typingPause = Duration.milliseconds(450)
 

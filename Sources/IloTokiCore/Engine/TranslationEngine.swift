@@ -22,6 +22,14 @@ public protocol TranslationEngine: AnyObject, Sendable {
     /// - Parameter maxTokens: one token limit per prompt.
     func completeAll(_ prompts: [TranslationPrompt], maxTokens: [Int]) -> AsyncThrowingStream<BatchCompletionEvent, Error>
 
+    /// Streams the completions of the prompts handed to `feed` while it runs (a server's
+    /// requests), each event tagged with the feed's index and each prompt's last event
+    /// `.finished` or `.failed`; a prompt dropped ends as stopped, or runs to its end unseen
+    /// where the engine cannot give it up. A prompt joins the ones being completed as soon as
+    /// the engine can take it. The stream ends once the feed is closed and its prompts have
+    /// ended. Cancelling the consuming task stops them all; a new call cancels the one before.
+    func completeAll(fedBy feed: PromptFeed) -> AsyncThrowingStream<BatchCompletionEvent, Error>
+
     /// Stops every completion, queued or running, and returns once the engine does no more
     /// work on any thread: what a front end awaits before its session or process ends.
     func stopAndWait() async
@@ -35,6 +43,13 @@ public enum BatchCompletionEvent: Sendable {
     case finished(index: Int, CompletionStats)
     /// The prompt at `index` could not be completed (the others go on); its last event.
     case failed(index: Int, any Error)
+
+    /// The index of the prompt it belongs to.
+    public var index: Int {
+        switch self {
+        case .piece(let index, _), .finished(let index, _), .failed(let index, _): index
+        }
+    }
 }
 
 extension TranslationEngine {
@@ -43,6 +58,53 @@ extension TranslationEngine {
     /// One prompt after another, through `complete`: for engines that decode one at a time.
     public func completeAll(_ prompts: [TranslationPrompt], maxTokens: [Int]) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
         completeOneByOne(prompts, maxTokens: maxTokens)
+    }
+
+    /// The fed prompts in groups, through `completeAll`: those that came while a group is
+    /// completed wait for it to end.
+    public func completeAll(fedBy feed: PromptFeed) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+        completeInGroups(fedBy: feed)
+    }
+
+    /// `completeAll(fedBy:)` group after group: each group is what came while the one before ran.
+    public func completeInGroups(fedBy feed: PromptFeed) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                while !Task.isCancelled {
+                    let changes = feed.take()
+                    if changes.isEmpty {
+                        await feed.changed()
+                        continue
+                    }
+                    let dropped = Set(changes.dropped)
+                    let group = changes.prompts.filter { !dropped.contains($0.index) }
+                    for entry in changes.prompts where dropped.contains(entry.index) {
+                        continuation.yield(.finished(index: entry.index, CompletionStats(end: .stopped)))
+                    }
+                    var ended = Set<Int>()
+                    do {
+                        for try await event in completeAll(group.map(\.prompt), maxTokens: group.map(\.maxTokens)) {
+                            switch event {
+                            case .piece(let at, let piece): continuation.yield(.piece(index: group[at].index, piece))
+                            case .finished(let at, let stats):
+                                ended.insert(at)
+                                continuation.yield(.finished(index: group[at].index, stats))
+                            case .failed(let at, let error):
+                                ended.insert(at)
+                                continuation.yield(.failed(index: group[at].index, error))
+                            }
+                        }
+                    } catch is CancellationError {
+                        break
+                    } catch {
+                        for at in group.indices where !ended.contains(at) { continuation.yield(.failed(index: group[at].index, error)) }
+                    }
+                    if changes.closed { break }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 
     /// `completeAll` one prompt after another, through `complete`.

@@ -123,6 +123,56 @@ public final class ScriptedEngine: TranslationEngine {
         }
     }
 
+    /// With `parallelCompletions` above 1, fed prompts stream as a batch does: each joins the
+    /// ones streaming as soon as a place is free, a dropped one ends at once as stopped.
+    public func completeAll(fedBy feed: PromptFeed) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+        guard parallelCompletions > 1 else { return completeInGroups(fedBy: feed) }
+        let width = parallelCompletions
+        return AsyncThrowingStream { continuation in
+            let task = track { [self] in
+                var window: [(entry: PromptFeed.Entry, pieces: [String], next: Int)] = []
+                var waiting: [PromptFeed.Entry] = []
+                var closed = false
+                while !Task.isCancelled {
+                    let changes = feed.take()
+                    closed = closed || changes.closed
+                    waiting += changes.prompts
+                    for index in changes.dropped {
+                        let before = waiting.count + window.count
+                        waiting.removeAll { $0.index == index }
+                        window.removeAll { $0.entry.index == index }
+                        if waiting.count + window.count < before { continuation.yield(.finished(index: index, CompletionStats(end: .stopped))) }
+                    }
+                    while window.count < width, !waiting.isEmpty {
+                        let entry = waiting.removeFirst()
+                        state.withLock { $0.append(entry.prompt) }
+                        window.append((entry, script(entry.prompt.sourceText), 0))
+                    }
+                    if window.isEmpty {
+                        if closed { break }
+                        await feed.changed()
+                        continue
+                    }
+                    if delay > .zero { try? await clock.sleep(for: delay) }
+                    if Task.isCancelled { break }
+                    var still: [(entry: PromptFeed.Entry, pieces: [String], next: Int)] = []
+                    for (entry, pieces, next) in window {
+                        if next < pieces.count {
+                            continuation.yield(.piece(index: entry.index, pieces[next]))
+                            still.append((entry, pieces, next + 1))
+                        } else {
+                            let stats = CompletionStats(promptTokens: entry.prompt.prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)
+                            continuation.yield(.finished(index: entry.index, stats))
+                        }
+                    }
+                    window = still
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     public func stopAndWait() async {
         for task in running.withLock({ Array($0.tasks.values) }) {
             task.cancel()

@@ -240,7 +240,7 @@ public struct Translator: Sendable {
     }
 
     /// One text's translation as its chunks come in.
-    private struct Assembly {
+    struct Assembly {
         let plan: TranslationPlan
         var outputs: [TranslationOutput]
         var finished: [Bool]
@@ -275,6 +275,32 @@ public struct Translator: Sendable {
             return TranslationProgress(
                 text: text, addition: addition, finishedChunks: done, chunkCount: finished.count, stats: stats, isFinal: isComplete)
         }
+
+        /// Takes in an event of its chunk `chunk`; returns the update it makes for the text at
+        /// `index`, if any.
+        mutating func take(_ event: BatchCompletionEvent, chunk: Int, index: Int) -> TextUpdate? {
+            guard !failed else { return nil }
+            switch event {
+            case .piece(_, let piece):
+                guard !outputs[chunk].append(piece).isEmpty else { return nil }
+                return .progress(index: index, progress())
+            case .finished(_, let figures):
+                stats.add(figures)
+                finished[chunk] = true
+                let progress = progress()
+                return progress.isFinal || !progress.addition.isEmpty ? .progress(index: index, progress) : nil
+            case .failed(_, let error):
+                failed = true
+                return .failed(index: index, error)
+            }
+        }
+    }
+
+    /// The prompt of each of a plan's chunks, with its token limit.
+    func chunkPrompts(for plan: TranslationPlan, direction: TranslationDirection) -> [(prompt: TranslationPrompt, maxTokens: Int)] {
+        plan.chunks.map { chunk in
+            (format.translationPrompt(for: chunk, direction: direction), tokenLimit(forSourceTokens: engine.tokenCount(of: chunk) ?? maxTokens))
+        }
     }
 
     private func run(_ texts: [TextToTranslate], into continuation: AsyncThrowingStream<TextUpdate, Error>.Continuation) async throws {
@@ -286,9 +312,9 @@ public struct Translator: Sendable {
             do {
                 let plan = try plan(item.text, direction: item.direction)
                 assemblies[index] = Assembly(plan: plan)
-                for (chunkIndex, chunk) in plan.chunks.enumerated() {
-                    prompts.append(format.translationPrompt(for: chunk, direction: item.direction))
-                    limits.append(tokenLimit(forSourceTokens: engine.tokenCount(of: chunk) ?? maxTokens))
+                for (chunkIndex, chunk) in chunkPrompts(for: plan, direction: item.direction).enumerated() {
+                    prompts.append(chunk.prompt)
+                    limits.append(chunk.maxTokens)
                     owners.append((index, chunkIndex))
                 }
             } catch {
@@ -298,26 +324,8 @@ public struct Translator: Sendable {
         guard !prompts.isEmpty else { return }
         for try await event in engine.completeAll(prompts, maxTokens: limits) {
             try Task.checkCancellation()
-            let index: Int
-            switch event {
-            case .piece(let i, _), .finished(let i, _), .failed(let i, _): index = i
-            }
-            let owner = owners[index]
-            guard var assembly = assemblies[owner.text], !assembly.failed else { continue }
-            switch event {
-            case .piece(_, let piece):
-                guard !assembly.outputs[owner.chunk].append(piece).isEmpty else { continue }
-                continuation.yield(.progress(index: owner.text, assembly.progress()))
-            case .finished(_, let figures):
-                assembly.stats.add(figures)
-                assembly.finished[owner.chunk] = true
-                let progress = assembly.progress()
-                if progress.isFinal || !progress.addition.isEmpty { continuation.yield(.progress(index: owner.text, progress)) }
-            case .failed(_, let error):
-                assembly.failed = true
-                continuation.yield(.failed(index: owner.text, error))
-            }
-            assemblies[owner.text] = assembly
+            let owner = owners[event.index]
+            if let update = assemblies[owner.text]?.take(event, chunk: owner.chunk, index: owner.text) { continuation.yield(update) }
         }
         try Task.checkCancellation()
     }

@@ -1,0 +1,141 @@
+import Foundation
+import IloTokiLLM
+import IloTokiLocking
+import IloTokiTestSupport
+import Testing
+
+/// Prompts handed to a running batch (`Engine.batchEvents(feed:)`, what `ilotoki serve` decodes
+/// its requests with) on Gemma 3 270M: each joins the batch while the others run and gives the
+/// tokens it gives alone, one given up ends as stopped while the others go on, and the stream
+/// ends once the feed is closed.
+@Suite(.serialized, .exclusiveModelUse) struct FedBatchTests {
+    let engine: Engine
+
+    init() throws {
+        engine = try Engine(path: try TestModels.require(TestModels.gemma), options: Engine.Options(threads: 2))
+    }
+
+    /// A feed the test fills while the batch runs.
+    final class Feed: BatchFeeding {
+        private let changes = Locked(FeedChanges())
+
+        func add(_ index: Int, _ prompt: String, maxTokens: Int = 24) {
+            changes.withLock { $0.prompts.append(FedPrompt(index: index, prompt: prompt, maxTokens: maxTokens)) }
+        }
+
+        func drop(_ index: Int) { changes.withLock { $0.dropped.append(index) } }
+        func close() { changes.withLock { $0.closed = true } }
+
+        func take() -> FeedChanges {
+            changes.withLock { changes in
+                defer { changes = FeedChanges(closed: changes.closed) }
+                return changes
+            }
+        }
+
+        func wait(seconds: Double) { Thread.sleep(forTimeInterval: min(seconds, 0.005)) }
+    }
+
+    struct Run {
+        var pieces: [Int: [String]] = [:]
+        var stats: [Int: GenerationStats] = [:]
+        var failures: [Int: EngineError] = [:]
+        /// Every event's prompt, in order ("+3": its first piece, "3": its end).
+        var order: [String] = []
+    }
+
+    /// Runs a fed batch; `react` is told the count of events so far after each and may feed more.
+    func run(_ feed: Feed, sequences: Int, head: OutputHead, react: (Int) -> Void) async throws -> Run {
+        var run = Run()
+        var events = 0
+        for try await event in engine.batchEvents(feed: feed, sequences: sequences, options: GenerationOptions(maxTokens: 24, head: head)) {
+            switch event {
+            case .piece(let index, let piece):
+                #expect(run.stats[index] == nil && run.failures[index] == nil, "a piece after prompt \(index) ended")
+                if run.pieces[index] == nil { run.order.append("+\(index)") }
+                run.pieces[index, default: []].append(piece)
+            case .finished(let index, let stats):
+                #expect(run.stats[index] == nil, "prompt \(index) ended twice")
+                run.stats[index] = stats
+                run.order.append("\(index)")
+            case .failed(let index, let error):
+                run.failures[index] = error
+                run.order.append("\(index)")
+            }
+            events += 1
+            react(events)
+        }
+        return run
+    }
+
+    @Test(arguments: [OutputHead.full, .trimmed])
+    func promptsThatJoinARunningBatchGiveTheTokensTheyGiveAlone(head: OutputHead) async throws {
+        let prompts = Array(BatchTests.prompts.prefix(6))
+        var alone: [[Int32]] = []
+        for prompt in prompts { alone.append(try await engine.collect(prompt, GenerationOptions(maxTokens: 24, head: .full)).stats.tokens) }
+        try #require(alone[0].count >= 8 && alone[1].count >= 8, "the first two run long enough for others to join them")
+
+        let feed = Feed()
+        feed.add(0, prompts[0])
+        feed.add(1, prompts[1])
+        var next = 2
+        // One more prompt every third event, while the first ones still run.
+        let run = try await run(feed, sequences: 4, head: head) { events in
+            guard events % 3 == 0, next <= prompts.count else { return }
+            if next < prompts.count { feed.add(next, prompts[next]) } else { feed.close() }
+            next += 1
+        }
+        #expect(run.failures.isEmpty)
+        #expect(Set(run.stats.keys) == Set(prompts.indices), "every prompt ends once")
+        for (index, tokens) in alone.enumerated() {
+            #expect(run.stats[index]?.tokens == tokens, "prompt \(index), joined with the \(head) head")
+            #expect(Array((run.pieces[index] ?? []).joined().utf8) == engine.detokenize(tokens), "prompt \(index)'s text")
+        }
+        // Prompt 2 joined while 0 and 1 ran: its first piece came before both had ended.
+        let firstOfTwo = try #require(run.order.firstIndex(of: "+2"))
+        let lastEnd = try #require([run.order.firstIndex(of: "0"), run.order.firstIndex(of: "1")].compactMap { $0 }.max())
+        #expect(firstOfTwo < lastEnd, "prompt 2 waited for the batch to end: \(run.order)")
+    }
+
+    @Test func aPromptGivenUpEndsStoppedAndTheOthersGoOn() async throws {
+        let prompts = Array(BatchTests.prompts.prefix(3))
+        let alone = try await engine.collect(prompts[2], GenerationOptions(maxTokens: 24, head: .full)).stats.tokens
+        let feed = Feed()
+        for (index, prompt) in prompts.enumerated() { feed.add(index, prompt) }
+        // 3 is given up before it starts; 1 after its first pieces.
+        feed.add(3, prompts[0])
+        feed.drop(3)
+        let run = try await run(feed, sequences: 2, head: .full) { events in
+            if events == 4 {
+                feed.drop(1)
+                feed.close()
+            }
+        }
+        #expect(run.stats[1]?.finishReason == .stopped)
+        #expect(run.stats[3]?.finishReason == .stopped)
+        #expect(run.pieces[3] == nil, "a prompt given up before it started gave no piece")
+        #expect(run.stats[2]?.tokens == alone, "the prompt after the one given up gives its tokens alone")
+        #expect(run.stats[0]?.finishReason != .stopped)
+    }
+
+    @Test func aClosedFeedWithNothingLeftEndsAndAStopEndsEveryPrompt() async throws {
+        let empty = Feed()
+        empty.close()
+        let nothing = try await run(empty, sequences: 2, head: .full) { _ in }
+        #expect(nothing.stats.isEmpty && nothing.failures.isEmpty)
+
+        let feed = Feed()
+        feed.add(0, BatchTests.prompts[0], maxTokens: 64)
+        feed.add(1, BatchTests.prompts[1], maxTokens: 64)
+        feed.add(2, "a\0b")
+        let run = try await run(feed, sequences: 2, head: .full) { events in
+            if events == 5 { engine.stop() }
+        }
+        #expect(run.failures[2]?.kind == .invalidText)
+        #expect(run.stats[0] != nil && run.stats[1] != nil, "a stop ends every prompt, with figures")
+        #expect(run.stats.values.contains { $0.finishReason == .stopped })
+        // The engine works on afterwards.
+        let after = try await engine.collect(BatchTests.prompts[0], GenerationOptions(maxTokens: 8, head: .full))
+        #expect(after.stats.finishReason != .stopped)
+    }
+}
