@@ -6,7 +6,14 @@
 # faster is used; its choice and figures are printed), overall and per target language.
 #
 #   scripts/bench-side-by-side.sh [--model FILE] [--threads "1 2"] [--rounds 5] [--max-tokens 32] [--avx2]
-#                                 [--batch "1 2 4 8"] [--batch-only]
+#                                 [--batch "1 2 4 8"] [--batch-only] [--server]
+#
+# --server runs only what a person waits for beside what they would otherwise run: `ilotoki
+# bench --lines set --batch 1,8` (the 112 real lines, one at a time and 8 at once) against
+# llama.cpp's llama-server with --parallel 1 and one client, then --parallel 8 (continuous
+# batching, its prompt cache on, the full sliding-window cache) and 8 clients, over loopback,
+# the same prompts, bounds and line ends, greedy (scripts/lines_llama.py). Prints lines/s, the
+# median first piece, and the lines whose tokens are not ours one at a time.
 #
 # --batch also runs llama.cpp's llama-batched-bench (-npl at each size, prompts of our
 # paragraph's mean length) beside `ilotoki bench --to tok --prompts 8 --batch …` (an
@@ -37,10 +44,12 @@ max_tokens=32
 avx2=false
 batches=""
 batch_only=false
+server=false
 while [ $# -gt 0 ]; do
     case "$1" in
     --batch) batches=$2; shift 2 ;;
     --batch-only) batch_only=true; shift ;;
+    --server) server=true; shift ;;
     --avx2) avx2=true; shift ;;
     --model) model=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
@@ -71,6 +80,55 @@ export ILOTOKI_HOME="$work/home"
 
 log "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')$([ "$avx2" = true ] && echo ', measured as AVX2 only (llama.cpp built for AVX2, the check on its AVX2 kernel)')"
 log "model: $model; threads: $threads; rounds: $rounds; $max_tokens tokens per prompt"
+
+if [ "$server" = true ]; then
+    tool_flags=()
+    [ "$avx2" = false ] || tool_flags=(--avx2)
+    llama_server=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-server "${tool_flags[@]}")
+    python=python3
+    [ -x "$BUILD_DIR/venv/bin/python" ] && python="$BUILD_DIR/venv/bin/python"
+    port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    for round in $(seq "$rounds"); do
+        for t in $threads; do
+            "$ilotoki" bench --model "$model" --threads "$t" --lines set --batch 1,8 --json >"$work/lines-ours-$t-$round.json"
+            for parallel in 1 8; do
+                "$llama_server" -m "$model" -t "$t" --parallel "$parallel" -c $((1024 * parallel)) --cont-batching --swa-full \
+                    --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
+                pid=$!
+                for _ in $(seq 300); do
+                    "$python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' \
+                        "http://127.0.0.1:$port/health" 2>/dev/null && break
+                    sleep 0.2
+                done
+                "$python" scripts/lines_llama.py --port "$port" --clients "$parallel" --ours "$work/lines-ours-$t-$round.json" \
+                    --out "$work/lines-llama-$parallel-$t-$round.json" || { kill "$pid"; die "llama-server did not answer the lines"; }
+                kill "$pid"
+                wait "$pid" 2>/dev/null || true
+            done
+            log "lines: round $round, $t threads done"
+        done
+    done
+    python3 - "$work" "$rounds" "$threads" <<'PY'
+import json, sys
+work, rounds, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
+print()
+print("The 112 real lines (bench --lines set), each round: lines/s and the median first piece (ms)")
+print(f"{'threads':>7} {'round':>5}  {'ours, 1 at a time':>18} {'llama-server, 1':>16}  {'ours, batch of 8':>16} {'llama-server, 8':>16}  tokens not ours (1 / 8)")
+for t in threads:
+    for r in range(1, rounds + 1):
+        ours = json.load(open(f"{work}/lines-ours-{t}-{r}.json"))["runs"][0]
+        one = json.load(open(f"{work}/lines-llama-1-{t}-{r}.json"))
+        eight = json.load(open(f"{work}/lines-llama-8-{t}-{r}.json"))
+        lines = len(ours["prompts"])
+        ours_one = lines * 1000 / ours["oneAtATimeWallMs"]
+        batch = next(b for b in ours["batches"] if b["sequences"] == 8)
+        ours_eight = lines * 1000 / batch["wallMs"]
+        print(f"{t:>7} {r:>5}  {ours_one:7.2f} ({ours['medianFirstPieceMs']:6.1f} ms) {one['lines_per_second']:6.2f} ({one['first_piece_ms_median']:6.1f} ms)"
+              f"  {ours_eight:7.2f} ({batch['firstPieceMs']:5.1f} ms) {eight['lines_per_second']:6.2f} ({eight['first_piece_ms_median']:6.1f} ms)"
+              f"  {len(one['differ'])} / {len(eight['differ'])}")
+PY
+    exit 0
+fi
 
 # Our prompts' lengths, from a short run.
 "$ilotoki" bench --model "$model" --threads 1 --max-tokens 1 --json >"$work/lengths.json"
