@@ -3,7 +3,7 @@
 # toolchain: system packages (GTK 4 for the Linux app, libedit for the command line), a Python environment under build/ for
 # the fetchers, llama.cpp and the inference core, the app's fonts. Idempotent and quick once done.
 #   --with-test-tools   also install what the tests need (strace, Xvfb, xdotool, hb-shape, shellcheck, a JDK,
-#                       an arm64 cross compiler and qemu for the arm64 row kernels)
+#                       an arm64 cross compiler and qemu for the arm64 row kernels, groff and zsh)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -17,6 +17,8 @@ for arg in "$@"; do
         packages+=(strace xvfb xauth xdotool xclip desktop-file-utils appstream libharfbuzz-bin shellcheck default-jdk-headless)
         # The GTK app as a screen reader meets it (scripts/test-accessibility.sh).
         packages+=(dbus at-spi2-core python3-pyatspi)
+        # The manual page and the shell completions the package installs (ManualPageTests).
+        packages+=(groff-base zsh)
         # The Android app's checks: aapt2 and framework-res.apk, the NDK's looper header,
         # Android's org.json, arm64 C and C++ headers (scripts/check-android.sh).
         packages+=(aapt android-framework-res android-platform-frameworks-native-headers libandroid-json-java

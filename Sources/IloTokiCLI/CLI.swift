@@ -92,6 +92,21 @@ public enum CLI {
             console.out(Help.overview(commands: commands))
             return Status.ok
         }
+        // What the package installs: the manual page and the completions, from the same table.
+        if arguments == ["help", "--man"] {
+            console.out(ManualPage.roff(commands: commands, version: version))
+            return Status.ok
+        }
+        if arguments.count == 3, arguments[0...1] == ["help", "--completions"] {
+            switch arguments[2] {
+            case "bash": console.out(Completions.bash(commands: commands, defaultCommand: TranslateCommand.spec.path))
+            case "zsh": console.out(Completions.zsh(commands: commands, defaultCommand: TranslateCommand.spec.path))
+            default:
+                console.error("completions are made for bash and zsh, not '\(arguments[2])'.")
+                return Status.usage
+            }
+            return Status.ok
+        }
         if arguments.first == "help", arguments.count > 1 {
             let path = Array(arguments.dropFirst())
             guard let spec = commands.first(where: { $0.path == path }) else {
@@ -219,9 +234,26 @@ struct CommandContext: Sendable {
 
 /// `--help` texts, made from the command table.
 enum Help {
+    /// What ilo toki is, in a line.
+    static let tagline = "a private translator between Toki Pona and English, Russian and Vietnamese"
+
+    static let description = """
+        Everything runs on this device; nothing you type leaves it.
+
+        ilotoki TEXT translates the text, its direction detected. Without text, ilotoki
+        translates the lines of standard input, or on a terminal starts an interactive session.
+
+        Text that starts with "-" goes after "--": ilotoki -- "-5 degrees outside"
+        """
+
+    static let environment = """
+        Files live in $ILOTOKI_HOME (default $XDG_DATA_HOME/ilotoki or ~/.local/share/ilotoki);
+        set HF_ENDPOINT to download through a Hugging Face mirror.
+        """
+
     static func overview(commands: [CommandSpec]) -> String {
         var text = """
-            ilotoki — a private translator between Toki Pona and English, Russian and Vietnamese.
+            ilotoki — \(tagline).
             Everything runs on this device; nothing you type leaves it.
 
             Usage: ilotoki [TEXT…]                 translate (the direction is detected)
@@ -242,11 +274,8 @@ enum Help {
             Run `ilotoki COMMAND --help` for a command's options.
             Text that starts with "-" goes after "--": ilotoki -- "-5 degrees outside"
 
-            Files live in $ILOTOKI_HOME (default $XDG_DATA_HOME/ilotoki or ~/.local/share/ilotoki);
-            set HF_ENDPOINT to download through a Hugging Face mirror.
-
             """
-        return text
+        return text + environment + "\n"
     }
 
     static func command(_ spec: CommandSpec) -> String {
