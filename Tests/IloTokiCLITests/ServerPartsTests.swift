@@ -80,11 +80,15 @@ import Testing
     static let direction = TranslationDirection(from: .english, to: .tokiPona)!
     let app = ScriptedApp("served", catalog: ModelCatalog(entries: [entry]))
 
-    /// "Long." streams 400 pieces, a millisecond apart; every other sentence one word.
-    func served(queueLimit: Int = 1024, deadline: Duration = .seconds(120), parallel: Int = 4) async throws -> ServedTranslations {
+    /// "Long." streams `long` pieces, at least a millisecond apart (so it runs for at least
+    /// `long` ms however loaded the machine, while what a test checks takes a few steps); every
+    /// other sentence, one word.
+    func served(
+        long: Int = 2000, queueLimit: Int = 1024, deadline: Duration = .seconds(120), parallel: Int = 4
+    ) async throws -> ServedTranslations {
         try app.install(Self.entry)
         let engine = ScriptedEngine(parallelCompletions: parallel, delay: .milliseconds(1)) { source in
-            source == "Long." ? Array(repeating: " a", count: 400) : [" " + source.lowercased().filter(\.isLetter)]
+            source == "Long." ? Array(repeating: " a", count: long) : [" " + source.lowercased().filter(\.isLetter)]
         }
         let model = app.model(engine: engine)
         await model.launch()
@@ -103,7 +107,7 @@ import Testing
         #expect(served.queued == 1, "the long text is still being translated when the later request has its answer")
         #expect(try second.map { try $0.get() } == ["hellothere", "goodnight"])
         let long = try await first.value
-        #expect(try long.first?.get() == String(String(repeating: " a", count: 400).dropFirst()))
+        #expect(try long.first?.get() == String(String(repeating: " a", count: 2000).dropFirst()))
     }
 
     @Test func aRequestThatGoesAwayGivesUpOnlyItsOwnTexts() async throws {
@@ -119,18 +123,30 @@ import Testing
         #expect(served.queued == 0)
     }
 
-    @Test func aFullQueueAnswers429AndALateTextAnswers503() async throws {
-        let served = try await served(queueLimit: 3, deadline: .milliseconds(300), parallel: 1)
+    @Test func aFullQueueAnswers429() async throws {
+        let served = try await served(queueLimit: 3, parallel: 1)
         let running = Task { try await served.translate(Self.texts("Long.", "Long.")) }
         #expect(await eventually { served.queued == 2 })
         await #expect(throws: APIError.self) { try await served.translate(Self.texts("One.", "Two.")) }
-        // One place left: this text waits behind the long ones, past its deadline.
+        #expect(served.queued == 2, "a request refused takes no place")
+        running.cancel()
+        _ = try await running.value
+        #expect(served.queued == 0)
+    }
+
+    @Test func aTextThatCannotStartInTimeAnswers503() async throws {
+        // One at a time: a text waits behind a long one (at least 20 s) past its deadline (2 s,
+        // long enough for the long one's first piece on a loaded machine).
+        let served = try await served(long: 20_000, deadline: .seconds(2), parallel: 1)
+        let running = Task { try await served.translate(Self.texts("Long.")) }
+        #expect(await eventually { served.queued == 1 })
         let late = try await served.translate(Self.texts("Late."))
         guard case .failure(let error as APIError) = late.first else {
             Issue.record("a text that never started was answered \(late)")
             return
         }
         #expect(error.status == 503)
+        #expect(served.queued == 1, "the long one goes on")
         running.cancel()
         _ = try await running.value
         #expect(served.queued == 0)

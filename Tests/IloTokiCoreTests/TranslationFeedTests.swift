@@ -9,10 +9,11 @@ import Testing
 @Suite struct TranslationFeedTests {
     static let direction = TranslationDirection(from: .english, to: .tokiPona)!
 
-    /// "Long." streams 300 pieces, a millisecond apart; every other sentence, one word.
+    /// "Long." streams 2,000 pieces, at least a millisecond apart (what a test checks takes a few
+    /// steps, so a loaded machine cannot let it end first); every other sentence, one word.
     static func engine(parallel: Int) -> ScriptedEngine {
         ScriptedEngine(parallelCompletions: parallel, delay: .milliseconds(1)) { source in
-            source == "Long." ? Array(repeating: " a", count: 300) : [" " + source.lowercased().filter(\.isLetter)]
+            source == "Long." ? Array(repeating: " a", count: 2000) : [" " + source.lowercased().filter(\.isLetter)]
         }
     }
 
@@ -50,7 +51,7 @@ import Testing
         let added = try #require(short)
         #expect(ends.failures.isEmpty)
         #expect(ends.texts[added] == "shortone andtwo")
-        #expect(ends.texts[long] == String(String(repeating: " a", count: 300).dropFirst()))
+        #expect(ends.texts[long] == String(String(repeating: " a", count: 2000).dropFirst()))
         if parallel > 1 {
             #expect(ends.order == [added, long], "the text added later joined the long one and ended first")
         } else {

@@ -15,9 +15,11 @@ import Testing
         engine = try Engine(path: try TestModels.require(TestModels.gemma), options: Engine.Options(threads: 2))
     }
 
-    /// A feed the test fills while the batch runs.
+    /// A feed the test fills while the batch runs: at once, or on the engine's own schedule
+    /// (after its Nth look between steps, whatever the test's thread is doing meanwhile).
     final class Feed: BatchFeeding {
         private let changes = Locked(FeedChanges())
+        private let schedule = Locked<(looks: Int, due: [Int: FeedChanges])>((0, [:]))
 
         func add(_ index: Int, _ prompt: String, maxTokens: Int = 24) {
             changes.withLock { $0.prompts.append(FedPrompt(index: index, prompt: prompt, maxTokens: maxTokens)) }
@@ -26,8 +28,20 @@ import Testing
         func drop(_ index: Int) { changes.withLock { $0.dropped.append(index) } }
         func close() { changes.withLock { $0.closed = true } }
 
+        /// What the engine gets at its `look`th call of `take` (from 1).
+        func at(look: Int, _ due: FeedChanges) { schedule.withLock { $0.due[look] = due } }
+
         func take() -> FeedChanges {
-            changes.withLock { changes in
+            let due = schedule.withLock { schedule in
+                schedule.looks += 1
+                return schedule.due.removeValue(forKey: schedule.looks)
+            }
+            return changes.withLock { changes in
+                if let due {
+                    changes.prompts += due.prompts
+                    changes.dropped += due.dropped
+                    changes.closed = changes.closed || due.closed
+                }
                 defer { changes = FeedChanges(closed: changes.closed) }
                 return changes
             }
@@ -78,13 +92,10 @@ import Testing
         let feed = Feed()
         feed.add(0, prompts[0])
         feed.add(1, prompts[1])
-        var next = 2
-        // One more prompt every third event, while the first ones still run.
-        let run = try await run(feed, sequences: 4, head: head) { events in
-            guard events % 3 == 0, next <= prompts.count else { return }
-            if next < prompts.count { feed.add(next, prompts[next]) } else { feed.close() }
-            next += 1
-        }
+        // One more prompt every third step of the engine, while the first ones still run.
+        for index in 2..<prompts.count { feed.at(look: 3 * (index - 1), FeedChanges(prompts: [FedPrompt(index: index, prompt: prompts[index], maxTokens: 24)])) }
+        feed.at(look: 3 * (prompts.count - 1), FeedChanges(closed: true))
+        let run = try await run(feed, sequences: 4, head: head) { _ in }
         #expect(run.failures.isEmpty)
         #expect(Set(run.stats.keys) == Set(prompts.indices), "every prompt ends once")
         for (index, tokens) in alone.enumerated() {
@@ -105,12 +116,8 @@ import Testing
         // 3 is given up before it starts; 1 after its first pieces.
         feed.add(3, prompts[0])
         feed.drop(3)
-        let run = try await run(feed, sequences: 2, head: .full) { events in
-            if events == 4 {
-                feed.drop(1)
-                feed.close()
-            }
-        }
+        feed.at(look: 5, FeedChanges(dropped: [1], closed: true))
+        let run = try await run(feed, sequences: 2, head: .full) { _ in }
         #expect(run.stats[1]?.finishReason == .stopped)
         #expect(run.stats[3]?.finishReason == .stopped)
         #expect(run.pieces[3] == nil, "a prompt given up before it started gave no piece")
