@@ -97,6 +97,10 @@ public enum CLI {
             console.out(ManualPage.roff(commands: commands, version: version))
             return Status.ok
         }
+        if arguments == ["help", "--man", "ilotoki-gtk"] {
+            console.out(ManualPage.gtkRoff(version: version))
+            return Status.ok
+        }
         if arguments.count == 3, arguments[0...1] == ["help", "--completions"] {
             switch arguments[2] {
             case "bash": console.out(Completions.bash(commands: commands, defaultCommand: TranslateCommand.spec.path))

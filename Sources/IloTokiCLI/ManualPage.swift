@@ -42,6 +42,26 @@ enum ManualPage {
         return page
     }
 
+    /// The GTK app's page: what it is, the same environment, and the command line's page.
+    static func gtkRoff(version: String) -> String {
+        """
+        .TH ILOTOKI\\-GTK 1 "" "ilotoki \(version)" "User Commands"
+        .SH NAME
+        ilotoki\\-gtk \\- \(escape(Help.tagline)), in a window
+        .SH SYNOPSIS
+        .B ilotoki\\-gtk
+        .SH DESCRIPTION
+        The app for desktops and Linux phones (GTK 4): type or paste text, and its translation
+        streams in as it is made; the direction is detected, or set and swapped by hand.
+        The model is downloaded once, on request, and everything else runs on this device.
+        .SH ENVIRONMENT
+        \(paragraphs(Help.environment))\
+        .SH SEE ALSO
+        .BR ilotoki (1)
+
+        """
+    }
+
     /// An option's label in bold, its value's name in italics.
     private static func label(_ option: OptionSpec) -> String {
         var label = option.short.map { "\\fB\\-\($0)\\fR, " } ?? ""

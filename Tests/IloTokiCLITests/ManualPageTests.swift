@@ -26,11 +26,15 @@ import Testing
                 "a line read as a request: \(line)")
         }
         let directory = TemporaryDirectory("manual")
-        let file = directory.file("ilotoki.1")
-        try Data(page.utf8).write(to: file)
-        let groff = try await ToolProcess.run(
-            URL(fileURLWithPath: "/usr/bin/groff"), ["-man", "-Tutf8", "-ww", "-z", file.path], environment: ["LC_ALL": "C"])
-        #expect(groff.status == 0 && groff.stderr.isEmpty, "groff: \(groff.stderr)")
+        let gtkPage = ManualPage.gtkRoff(version: CLI.version)
+        #expect(gtkPage.contains(".BR ilotoki (1)"))
+        for (name, text) in [("ilotoki.1", page), ("ilotoki-gtk.1", gtkPage)] {
+            let file = directory.file(name)
+            try Data(text.utf8).write(to: file)
+            let groff = try await ToolProcess.run(
+                URL(fileURLWithPath: "/usr/bin/groff"), ["-man", "-Tutf8", "-ww", "-z", file.path], environment: ["LC_ALL": "C"])
+            #expect(groff.status == 0 && groff.stderr.isEmpty, "groff on \(name): \(groff.stderr)")
+        }
     }
 
     /// What bash offers after `words` (the last one being completed).
