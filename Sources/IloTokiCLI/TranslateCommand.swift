@@ -474,8 +474,8 @@ struct TranslateCommand {
     /// points at `command`'s help otherwise.
     static func format(_ name: String?, command: String) throws -> PromptFormat {
         guard let name else { return .sourceTarget }
-        guard let format = PromptFormat(rawValue: name) else {
-            throw UsageError(message: "--format '\(name)' is not a prompt format; use sourceTarget or queryAnswer.", command: command)
+        guard let format = PromptFormat(name: name) else {
+            throw UsageError(message: "--format '\(name)' is not a prompt format; use source/target (sourceTarget) or query/answer (queryAnswer).", command: command)
         }
         return format
     }

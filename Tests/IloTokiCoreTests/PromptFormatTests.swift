@@ -48,6 +48,15 @@ import Testing
         #expect(prompt.stopSequences == ["\nQuery:", "\nAnswer:"])
     }
 
+    @Test func aFormatIsFoundByTheNameAPersonSeesOrTypes() {
+        for name in ["sourceTarget", "source/target", "source-target", "Source_Target", "SOURCE TARGET"] {
+            #expect(PromptFormat(name: name) == .sourceTarget, "\(name)")
+        }
+        for name in ["queryAnswer", "query/answer", "query-answer"] { #expect(PromptFormat(name: name) == .queryAnswer, "\(name)") }
+        for format in PromptFormat.allCases { #expect(PromptFormat(name: format.displayName) == format) }
+        for name in ["", "source", "targetSource", "chat"] { #expect(PromptFormat(name: name) == nil, "\(name)") }
+    }
+
     @Test func lineLimitFollowsTheInput() {
         let prompt = PromptFormat.sourceTarget.translationPrompt(for: "mi moku\nsina lape", direction: .tokiPonaToEnglish)
         #expect(prompt.maxLines == 2)

@@ -47,6 +47,14 @@ public enum PromptFormat: String, Codable, CaseIterable, Sendable {
         }
     }
 
+    /// The format a person names: its code (`sourceTarget`) or the name the apps show
+    /// (`source/target`), in any case, with any separator (`source-target`, `query_answer`).
+    public init?(name: String) {
+        let letters = { (text: String) in String(text.lowercased().unicodeScalars.filter { CharacterSet.letters.contains($0) }) }
+        guard let format = Self.allCases.first(where: { letters($0.rawValue) == letters(name) }) else { return nil }
+        self = format
+    }
+
     /// A short name for people ("source/target", "query/answer").
     public var displayName: String {
         switch self {
