@@ -3,7 +3,8 @@ import IloTokiCore
 import IloTokiLLM
 
 /// How the live engine runs: what a front end may choose, in this module's own words, so
-/// that no front end imports `IloTokiLLM`.
+/// that the apps' front ends (GTK, the Android bridge) never import `IloTokiLLM` (of the
+/// command line, only the bench does).
 public struct LiveEngineOptions: Equatable, Sendable {
     /// The output head translations use.
     public enum Head: String, CaseIterable, Sendable {

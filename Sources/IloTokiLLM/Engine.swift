@@ -237,9 +237,6 @@ public final class Engine: Sendable {
         }
     }
 
-    /// Whether a generation is queued or running.
-    public var isBusy: Bool { state.withLock { $0.latest != nil || $0.running != nil } }
-
     /// Whether a generation has reached the core (its prompt checked, tokenized, evaluated,
     /// or its tokens generated), rather than waiting in the queue.
     public var isRunning: Bool { state.withLock { $0.running != nil } }

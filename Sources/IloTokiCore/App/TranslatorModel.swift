@@ -99,7 +99,7 @@ public final class TranslatorModel {
         case translate
         /// A translation is streaming: the slab stops it.
         case stop
-        /// No model: download this one (its size in bytes).
+        /// No model: download this one.
         case download(CatalogEntry)
         /// The download is paused: continue it.
         case resumeDownload(CatalogEntry)

@@ -180,15 +180,3 @@ func setText(_ widget: Widget, _ text: String) {
 func textOf(_ widget: Widget) -> String {
     String(cString: gtk_label_get_text(cast(widget)))
 }
-
-/// Runs the GLib main loop until `condition` holds (tests, screenshots) or `timeout` passes.
-@MainActor
-public func iterateMainLoop(until condition: () -> Bool, timeout: Double = 30) -> Bool {
-    let deadline = g_get_monotonic_time() + gint64(timeout * 1_000_000)
-    while !condition() {
-        if g_get_monotonic_time() > deadline { return false }
-        g_main_context_iteration(nil, 0)
-        g_usleep(1000)
-    }
-    return true
-}
