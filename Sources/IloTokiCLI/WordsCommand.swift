@@ -21,7 +21,7 @@ struct WordsCommand {
     @MainActor
     func run() async throws -> Int32 {
         let console = context.console
-        guard let url = WordList.locate(environment: context.environment, executable: CommandLine.arguments.first ?? "") else {
+        guard let url = WordList.locate(environment: context.environment, executable: FileSystem.runningExecutable) else {
             throw CLIError("the dictionary of Toki Pona words is not here: run scripts/fetch-words.sh, or set ILOTOKI_WORDS to its file.")
         }
         let words: WordList

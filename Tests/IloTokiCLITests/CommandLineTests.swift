@@ -75,6 +75,19 @@ import Testing
         #expect(try await run(["words"]).status == 2)  // a word is needed
     }
 
+    @Test func theWordsAreFoundWhenTheProgramIsRunByItsNameFromPath() async throws {
+        // As a person runs an installed program: by name, found through PATH (here a link to
+        // the built one), so the program's own path is not in its arguments.
+        let bin = home.file("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("ilotoki"), withDestinationURL: ilotoki)
+        let result = try await ToolProcess.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "cd / && ilotoki words pona"],
+            environment: environment.merging(["PATH": bin.path + ":/usr/bin:/bin"]) { $1 })
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("pona  (core word)"))
+    }
+
     // MARK: - Only our words on the terminal
 
     @Test func llamaCppsOwnLinesGoToTheLogAndOnlyOurMessageToTheTerminal() async throws {

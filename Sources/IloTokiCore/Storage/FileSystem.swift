@@ -19,6 +19,18 @@ public enum FileSystem {
         return [share, "../../build/\(built)", "../../../build/\(built)"].map { bin.appendingPathComponent($0).standardizedFileURL }
     }
 
+    /// The file this process runs, symbolic links resolved: where `bundledDataPlaces` starts.
+    /// Not `CommandLine.arguments[0]`, which is only the name typed when a program is found
+    /// through `PATH` (`ilotoki`, or `ilotoki-gtk` from a launcher).
+    public static var runningExecutable: String {
+        #if os(Linux) || os(Android)
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            if length > 0 { return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        #endif
+        return Bundle.main.executablePath ?? CommandLine.arguments.first ?? ""
+    }
+
     /// Bytes available to this user on the file system holding `url`.
     public static func freeBytes(at url: URL) -> Int64? {
         var info = statvfs()

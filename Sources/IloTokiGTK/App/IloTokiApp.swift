@@ -238,7 +238,7 @@ public enum IloTokiApp {
                 return
             }
             // lipu Linku's words, where they were installed (or built, in a checkout).
-            if let words = WordList.locate(environment: environment, executable: CommandLine.arguments.first ?? ""),
+            if let words = WordList.locate(environment: environment, executable: FileSystem.runningExecutable),
                 case .failed(let reason) = model.perform(.useWordList(path: words.path))
             {
                 FileHandle.standardError.write(Data("ilotoki-gtk: \(reason)\n".utf8))

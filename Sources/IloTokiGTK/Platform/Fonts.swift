@@ -12,7 +12,7 @@ public enum Fonts {
     public static func loadAppFonts(environment: [String: String]) {
         var places = (environment["ILOTOKI_FONT_DIRS"] ?? "").split(separator: ":").map(String.init)
         // Installed: share/ilotoki/fonts; in a checkout: the fonts scripts/setup.sh put in build/.
-        places += FileSystem.bundledDataPlaces(executable: CommandLine.arguments.first ?? "", installed: "fonts", built: "fonts").map(\.path)
+        places += FileSystem.bundledDataPlaces(executable: FileSystem.runningExecutable, installed: "fonts", built: "fonts").map(\.path)
         for place in places where FileManager.default.fileExists(atPath: place) {
             _ = ilotoki_gtk_add_fonts(place)
         }
