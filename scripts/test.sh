@@ -267,6 +267,7 @@ step "LibreTranslate clients against ilotoki serve (libretranslatepy, libretrans
 step "Dialect translating through ilotoki serve (Xvfb, AT-SPI)" "$REPO_ROOT/scripts/test-dialect.sh"
 step "model pipeline" "$REPO_ROOT/scripts/test-model-pipeline.sh"
 step "benchmark smoke run (tiny model)" bench_smoke
+step "the Debian package: lintian-clean, installed and run in a minimal Debian 12, removed" "$REPO_ROOT/scripts/test-package.sh"
 step "Core and the design without the inference core (no llama.cpp linked)" core_only
 step "every way out of the command line, cores busy (30 s)" "$REPO_ROOT/scripts/stress-exits.sh" --seconds 30
 step "sanitizers (ASan+UBSan on the C core, TSan on the Swift suites)" "$REPO_ROOT/scripts/test-sanitizers.sh"
