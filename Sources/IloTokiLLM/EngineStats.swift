@@ -1,0 +1,50 @@
+import CIloTokiLLM
+import Foundation
+
+/// The core's figures of a generation or of one prompt of a batch, in this module's terms.
+extension Engine {
+    func currentStats() -> GenerationStats {
+        var cStats = ilotoki_llm_stats()
+        ilotoki_llm_get_stats(handle.pointer, &cStats)
+        let count = ilotoki_llm_generated_tokens(handle.pointer, nil, 0)
+        var tokens = [Int32](repeating: 0, count: Int(max(count, 0)))
+        if count > 0 { _ = ilotoki_llm_generated_tokens(handle.pointer, &tokens, count) }
+        return Self.stats(cStats, tokens: tokens)
+    }
+
+    /// The figures of one prompt of the current batch.
+    func sequenceStats(_ index: Int) -> GenerationStats {
+        var cStats = ilotoki_llm_stats()
+        guard ilotoki_llm_get_sequence_stats(handle.pointer, Int32(index), &cStats) == ILOTOKI_LLM_OK else {
+            return GenerationStats(finishReason: .stopped)
+        }
+        let count = ilotoki_llm_sequence_tokens(handle.pointer, Int32(index), nil, 0)
+        var tokens = [Int32](repeating: 0, count: Int(max(count, 0)))
+        if count > 0 { _ = ilotoki_llm_sequence_tokens(handle.pointer, Int32(index), &tokens, count) }
+        return Self.stats(cStats, tokens: tokens)
+    }
+
+    /// The batch's totals so far, or the last single generation's figures.
+    public var currentTotals: GenerationStats { currentStats() }
+
+    static func stats(_ cStats: ilotoki_llm_stats, tokens: [Int32]) -> GenerationStats {
+        GenerationStats(
+            promptTokens: Int(cStats.prompt_tokens),
+            generatedTokens: Int(cStats.generated_tokens),
+            prefillMilliseconds: cStats.prefill_ms,
+            decodeMilliseconds: cStats.decode_ms,
+            decodedTokens: Int(cStats.decoded_tokens),
+            selectionMilliseconds: cStats.selection_ms,
+            firstPieceMilliseconds: cStats.first_piece_ms,
+            majorPageFaults: Int(cStats.major_page_faults),
+            finishReason: FinishReason(cStats.finish_reason),
+            tokens: tokens,
+            head: HeadStats(
+                rows: Int(cStats.head_rows), checks: Int(cStats.head_checks), rollbacks: Int(cStats.head_rollbacks),
+                fullHeadSteps: Int(cStats.head_full_steps), fellBack: cStats.head_fell_back, widened: cStats.head_widened),
+            residentFraction: cStats.resident_fraction, restoredBytes: Int(cStats.restored_bytes), restoreMilliseconds: cStats.restore_ms,
+            restorePageFaults: Int(cStats.restore_page_faults), contextLength: Int(cStats.context_length),
+            reusedPromptTokens: Int(cStats.reused_prompt_tokens), prefixCacheBytes: Int(cStats.prefix_cache_bytes)
+        )
+    }
+}
