@@ -52,14 +52,6 @@ trap cleanup EXIT
 export ILOTOKI_HOME="$work/home"
 mkdir -p "$ILOTOKI_HOME"
 
-free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_for() { # URL: until it answers 200
-    for _ in $(seq 600); do
-        "$python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' "$1" 2>/dev/null && return 0
-        sleep 0.2
-    done
-    die "$1 did not answer"
-}
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 
 our_port=$(free_port)
@@ -69,8 +61,8 @@ their_port=$(free_port)
 "$llama_server" -m "$model" -t "$threads" --parallel 8 -c 4096 --cont-batching --swa-full --host 127.0.0.1 --port "$their_port" \
     >"$work/theirs.log" 2>&1 &
 theirs=$!
-wait_for "http://127.0.0.1:$our_port/health"
-wait_for "http://127.0.0.1:$their_port/health"
+wait_for_url "http://127.0.0.1:$our_port/health"
+wait_for_url "http://127.0.0.1:$their_port/health"
 
 log "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); model: $model; $threads threads"
 for round in $(seq "$rounds"); do

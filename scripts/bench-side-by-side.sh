@@ -87,7 +87,7 @@ if [ "$server" = true ]; then
     llama_server=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-server "${tool_flags[@]}")
     python=python3
     [ -x "$BUILD_DIR/venv/bin/python" ] && python="$BUILD_DIR/venv/bin/python"
-    port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    port=$(free_port)
     for round in $(seq "$rounds"); do
         for t in $threads; do
             "$ilotoki" bench --model "$model" --threads "$t" --lines set --batch 1,8 --json >"$work/lines-ours-$t-$round.json"
@@ -95,11 +95,7 @@ if [ "$server" = true ]; then
                 "$llama_server" -m "$model" -t "$t" --parallel "$parallel" -c $((1024 * parallel)) --cont-batching --swa-full \
                     --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
                 pid=$!
-                for _ in $(seq 300); do
-                    "$python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' \
-                        "http://127.0.0.1:$port/health" 2>/dev/null && break
-                    sleep 0.2
-                done
+                wait_for_url "http://127.0.0.1:$port/health"
                 "$python" scripts/lines_llama.py --port "$port" --clients "$parallel" --ours "$work/lines-ours-$t-$round.json" \
                     --out "$work/lines-llama-$parallel-$t-$round.json" || { kill "$pid"; die "llama-server did not answer the lines"; }
                 kill "$pid"

@@ -92,6 +92,18 @@ serve_port() {
     grep -o '127.0.0.1:[0-9]*' "$log" | head -1 | cut -d: -f2
 }
 
+# free_port: a TCP port on 127.0.0.1 that nothing listens on now.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# wait_for_url URL: waits (up to two minutes) until URL answers 200; fails the script when it never does.
+wait_for_url() {
+    for _ in $(seq 600); do
+        python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' "$1" 2>/dev/null && return 0
+        sleep 0.2
+    done
+    die "$1 did not answer"
+}
+
 # pip inside the environment. Usage: venv_pip download …  /  venv_pip install …
 venv_pip() {
     ensure_venv
