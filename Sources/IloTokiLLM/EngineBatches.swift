@@ -82,14 +82,11 @@ extension Engine {
             case ILOTOKI_LLM_SEQUENCE_DONE:
                 let at = Int(index)
                 ended.insert(at)
-                var message = [CChar](repeating: 0, count: 1024)
-                let failure = ilotoki_llm_sequence_error(handle.pointer, index, &message, message.count)
-                if failure == ILOTOKI_LLM_OK {
-                    continuation.yield(.finished(index: at, sequenceStats(at)))
-                } else if prompts[at].utf8.contains(0) {
+                let end = sequenceEnd(index, as: at)
+                if case .failed = end, prompts[at].utf8.contains(0) {
                     continuation.yield(.failed(index: at, EngineError(kind: .invalidText, message: "The text contains a NUL character.")))
                 } else {
-                    continuation.yield(.failed(index: at, EngineError(status: failure, buffer: message)))
+                    continuation.yield(end)
                 }
             case ILOTOKI_LLM_DONE:
                 endTheRest(.stopped)

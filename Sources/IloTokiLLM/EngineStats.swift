@@ -25,6 +25,15 @@ extension Engine {
     }
 
     /// The batch's totals so far, or the last single generation's figures.
+    /// How the prompt at `core` of the current batch ended, reported under `index`: its
+    /// figures, or what went wrong.
+    func sequenceEnd(_ core: Int32, as index: Int) -> BatchEvent {
+        var message = [CChar](repeating: 0, count: 1024)
+        let failure = ilotoki_llm_sequence_error(handle.pointer, core, &message, message.count)
+        guard failure == ILOTOKI_LLM_OK else { return .failed(index: index, EngineError(status: failure, buffer: message)) }
+        return .finished(index: index, sequenceStats(Int(core)))
+    }
+
     public var currentTotals: GenerationStats { currentStats() }
 
     static func stats(_ cStats: ilotoki_llm_stats, tokens: [Int32]) -> GenerationStats {

@@ -241,13 +241,7 @@ private struct FedRun {
         case ILOTOKI_LLM_SEQUENCE_DONE:
             guard let index = feedIndex.removeValue(forKey: core) else { return }
             coreIndex[index] = nil
-            var message = [CChar](repeating: 0, count: 1024)
-            let failure = ilotoki_llm_sequence_error(handle, core, &message, message.count)
-            if failure == ILOTOKI_LLM_OK {
-                continuation.yield(.finished(index: index, engine.sequenceStats(Int(core))))
-            } else {
-                continuation.yield(.failed(index: index, EngineError(status: failure, buffer: message)))
-            }
+            continuation.yield(engine.sequenceEnd(core, as: index))
         case ILOTOKI_LLM_DONE:
             endBatch(.stopped)
         default:
