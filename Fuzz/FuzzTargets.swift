@@ -122,9 +122,9 @@ enum FuzzTargets {
     static func direction(_ data: Data) {
         let text = String(decoding: data, as: UTF8.self)
         for last in TranslationDirection.all {
-            _ = try? TokiPonaDetector.direction(for: text, last: last)
+            _ = try? LanguageDetector.direction(for: text, last: last)
         }
-        _ = TokiPonaDetector.verdict(for: text)
+        _ = LanguageDetector.verdict(for: text)
     }
 }
 

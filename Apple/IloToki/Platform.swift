@@ -13,10 +13,10 @@ import UniformTypeIdentifiers
 /// What the app needs from the platform: fonts, the clipboard, backups, the picker's file types.
 enum Platform {
     /// The interface language: the first of the user's languages that ilo toki speaks.
-    static var preferredLanguage: Language {
+    static var preferredLanguage: InterfaceLanguage {
         for identifier in Locale.preferredLanguages {
             let code = String(identifier.prefix { $0.isLetter }).lowercased()
-            if let language = Language(code: code) { return language }
+            if let language = InterfaceLanguage(code: code) { return language }
         }
         return .english
     }

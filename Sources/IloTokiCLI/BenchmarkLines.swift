@@ -58,7 +58,7 @@ enum BenchmarkLines {
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let text = String(line).trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { continue }
-            last = try TokiPonaDetector.direction(for: text, last: last)
+            last = try LanguageDetector.direction(for: text, last: last)
             lines.append(BenchmarkPrompts.Prompt(direction: last, text: text))
         }
         return lines

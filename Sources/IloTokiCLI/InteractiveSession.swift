@@ -79,7 +79,7 @@ struct InteractiveSession {
                 }
                 if !pinned {
                     do {
-                        let detected = try TokiPonaDetector.direction(for: trimmed, last: direction)
+                        let detected = try LanguageDetector.direction(for: trimmed, last: direction)
                         if detected != direction { console.out(console.dim("(\(detected.source.code)→\(detected.target.code))\n")) }
                         direction = detected
                     } catch {

@@ -69,7 +69,7 @@ public func bridgeOpen(
     bridged(env, 0) { jni in
         guard let path = jni.string(home), !path.isEmpty else { throw BridgeError.null("open needs the store's directory") }
         guard let listener else { throw BridgeError.null("open needs a listener") }
-        let language = jni.string(language).flatMap { Language(code: $0) } ?? .english
+        let language = jni.string(language).flatMap { InterfaceLanguage(code: $0) } ?? .english
         let families = jni.strings(fonts)
         guard let changed = jni.method(of: listener, "onStateChanged", "()V"),
             let piece = jni.method(of: listener, "onPiece", "(Ljava/lang/String;)V")

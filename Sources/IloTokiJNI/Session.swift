@@ -17,7 +17,7 @@ final class Session {
     /// Whether the system asks for a dark look (Android's night mode), for the "system" theme.
     var systemPrefersDark = false
 
-    init(home: URL, language: Language, fontFamilies: [String], callbacks: Callbacks) throws {
+    init(home: URL, language: InterfaceLanguage, fontFamilies: [String], callbacks: Callbacks) throws {
         let families = Set(fontFamilies)
         model = try LiveApp.model(
             directories: AppDirectories(home: home), environment: ProcessInfo.processInfo.environment,

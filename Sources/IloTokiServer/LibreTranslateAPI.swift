@@ -319,11 +319,11 @@ public struct LibreTranslateAPI: Sendable {
 
     /// The language `text` is in, as LibreTranslate's `/detect` gives it (confidence 0–100).
     static func detection(of text: String) -> [String: Any] {
-        switch TokiPonaDetector.verdict(for: TranslationPrompt.prepare(text)) {
+        switch LanguageDetector.verdict(for: TranslationPrompt.prepare(text)) {
         case .unsupportedScript: return ["language": "", "confidence": 0.0]
         case .undecided: return ["language": Language.english.code, "confidence": 10.0]
         case .language(let language):
-            let tokiPona = TokiPonaDetector.tokiPonaConfidence(of: text)
+            let tokiPona = LanguageDetector.tokiPonaConfidence(of: text)
             let confidence = language == .tokiPona ? tokiPona : (language == .english ? 1 - tokiPona : 1)
             return ["language": language.code, "confidence": (max(0, min(1, confidence)) * 1000).rounded() / 10]
         }

@@ -49,8 +49,8 @@ import Testing
     /// The detector tells the scripts apart by the same table: a Cyrillic text is Russian, one
     /// with Vietnamese's tone letters Vietnamese.
     @Test func theDetectorReadsTheSameTable() {
-        #expect(TokiPonaDetector.detect("кошка спит на коврике").language == .russian)
-        #expect(TokiPonaDetector.detect("Tôi yêu bạn").language == .vietnamese)
-        #expect(TokiPonaDetector.verdict(for: "こんにちは") == .unsupportedScript("Japanese"))
+        #expect(LanguageDetector.detect("кошка спит на коврике").language == .russian)
+        #expect(LanguageDetector.detect("Tôi yêu bạn").language == .vietnamese)
+        #expect(LanguageDetector.verdict(for: "こんにちは") == .unsupportedScript("Japanese"))
     }
 }

@@ -520,8 +520,8 @@ import Testing
         #expect(model.settings.sitelenPonaFont == nil)
     }
 
-    @Test(arguments: Language.allCases)
-    func theAboutPageInEveryLanguage(language: Language) async throws {
+    @Test(arguments: InterfaceLanguage.allCases)
+    func theAboutPageInEveryLanguage(language: InterfaceLanguage) async throws {
         let model = model()
         let strings = UIStrings(language: language)
         let page = AboutPage(model: model, strings: strings)

@@ -2,15 +2,15 @@ import IloTokiCore
 import Testing
 
 @Suite struct UIStringsTests {
-    @Test(arguments: Language.allCases)
-    func everyLanguageHasEveryString(language: Language) {
+    @Test(arguments: InterfaceLanguage.allCases)
+    func everyLanguageHasEveryString(language: InterfaceLanguage) {
         let table = UIStrings.tables[language] ?? [:]
         let missing = UIText.allCases.filter { (table[$0] ?? "").isEmpty }
         #expect(missing.isEmpty, "\(language) lacks \(missing)")
     }
 
-    @Test(arguments: Language.allCases)
-    func placeholdersMatchEnglish(language: Language) {
+    @Test(arguments: InterfaceLanguage.allCases)
+    func placeholdersMatchEnglish(language: InterfaceLanguage) {
         let english = UIStrings(language: .english)
         let strings = UIStrings(language: language)
         for key in UIText.allCases {

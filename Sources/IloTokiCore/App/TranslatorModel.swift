@@ -460,10 +460,10 @@ public final class TranslatorModel {
     }
 
     /// The direction `text` asks for, following the one used last where the text does not
-    /// say (see `TokiPonaDetector.direction(for:last:)`).
+    /// say (see `LanguageDetector.direction(for:last:)`).
     /// - Throws: `DirectionError` for text in a script none of the four languages use.
     public func direction(for text: String) throws -> TranslationDirection {
-        try TokiPonaDetector.direction(for: text, last: direction)
+        try LanguageDetector.direction(for: text, last: direction)
     }
 
     /// Sets the direction (a language picker); the plates keep their text.

@@ -36,11 +36,26 @@ public enum UIText: String, CaseIterable, Sendable {
     case sitelenFontChosenMissing  // %@ = font family
 }
 
+/// A language the apps' interface is written in: apart from the languages ilo toki translates
+/// (`Language`), so that a new translation language needs no interface of its own, and an
+/// interface language needs no model.
+public enum InterfaceLanguage: String, CaseIterable, Codable, Sendable, Hashable {
+    case tokiPona = "tok"
+    case english = "en"
+    case russian = "ru"
+    case vietnamese = "vi"
+
+    /// The interface language with this code (`tok`, `en`, `ru`, `vi`), case-insensitively.
+    public init?(code: String) {
+        self.init(rawValue: code.lowercased())
+    }
+}
+
 /// The UI strings in one language.
 public struct UIStrings: Sendable {
-    public let language: Language
+    public let language: InterfaceLanguage
 
-    public init(language: Language) {
+    public init(language: InterfaceLanguage) {
         self.language = language
     }
 
@@ -48,7 +63,7 @@ public struct UIStrings: Sendable {
     public static func forLocale(environment: [String: String]) -> UIStrings {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].compactMap { environment[$0] }.first { !$0.isEmpty } ?? "en"
         let code = locale.prefix { $0.isLetter }.lowercased()
-        return UIStrings(language: Language(code: code) ?? .english)
+        return UIStrings(language: InterfaceLanguage(code: code) ?? .english)
     }
 
     public subscript(_ key: UIText) -> String {
@@ -60,7 +75,7 @@ public struct UIStrings: Sendable {
         self[key].replacingOccurrences(of: "%@", with: argument)
     }
 
-    public static let tables: [Language: [UIText: String]] = [
+    public static let tables: [InterfaceLanguage: [UIText: String]] = [
         .english: english, .russian: russian, .vietnamese: vietnamese, .tokiPona: tokiPona,
     ]
 

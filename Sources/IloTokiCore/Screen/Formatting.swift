@@ -2,9 +2,9 @@ import Foundation
 
 /// Numbers, dates and sizes as the front ends show them, in one place per language.
 public struct Formatting: Sendable {
-    public let language: Language
+    public let language: InterfaceLanguage
 
-    public init(language: Language) {
+    public init(language: InterfaceLanguage) {
         self.language = language
     }
 

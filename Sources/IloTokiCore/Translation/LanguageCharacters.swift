@@ -42,8 +42,8 @@ public struct CharacterClass: Sendable, Equatable {
     }
 }
 
-// The one table of which characters the four languages are written in. The detector reads it
-// to tell the languages apart by script, and the engine hands it to the inference core, which
+// The one table of which characters the languages are written in, and what marks a text as
+// written in each. The detector (LanguageDetector.swift) reads it to tell the languages apart, and the engine hands it to the inference core, which
 // keeps the output head's vocabulary rows a translation into the language can write (the
 // trimmed head, docs/benchmarks.md): the core itself knows no languages.
 extension CharacterClass {
@@ -75,6 +75,12 @@ extension CharacterClass {
     /// The precomposed Vietnamese letters with tone marks, in Latin Extended Additional.
     public static let vietnameseToneLetters = CharacterClass([0x1EA0...0x1EF9])
 
+    /// The letters only Vietnamese writes among the languages, besides the tone letters:
+    /// ă â đ ê ô ơ ư and the vowels with Vietnamese's grave, acute and tilde (any case).
+    public static let vietnameseOwnLetters = CharacterClass(
+        characters: "ăâđêôơưĂÂĐÊÔƠƯàáãèéìíĩòóõùúũýÀÁÃÈÉÌÍĨÒÓÕÙÚŨÝ"
+    )
+
     /// All of Latin Extended Additional.
     public static let latinExtendedAdditional = CharacterClass([0x1E00...0x1EFF])
 
@@ -98,7 +104,32 @@ extension Language {
         }
     }
 
+    /// What marks a text as written in the language, among the languages: how the detector
+    /// tells it apart (LanguageDetector.swift). A new language's row must say it.
+    public var mark: LanguageMark {
+        switch self {
+        case .tokiPona: .words
+        case .english: .latinUnmarked
+        case .russian: .script(.cyrillic)
+        case .vietnamese: .letters(.vietnameseOwnLetters + .vietnameseToneLetters)
+        }
+    }
+
     /// Every character a translation into the language writes: its letters and the shared
     /// punctuation, digits and whitespace.
     public var outputCharacters: CharacterClass { .shared + letters }
+}
+
+/// What tells a text in one language from a text in the others.
+public enum LanguageMark: Sendable, Equatable {
+    /// Its words: a small closed vocabulary and a strict syllable shape (Toki Pona), weighed
+    /// word by word against common words of the others.
+    case words
+    /// A script of its own: the text is in the language when at least half its letters are.
+    case script(CharacterClass)
+    /// Letters of its own within a script it shares: one of them is enough, and the language
+    /// with the most of them wins.
+    case letters(CharacterClass)
+    /// Nothing of its own: the language of Latin text that nothing else marks.
+    case latinUnmarked
 }

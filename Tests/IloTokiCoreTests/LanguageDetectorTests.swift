@@ -1,7 +1,7 @@
 import IloTokiCore
 import Testing
 
-@Suite struct TokiPonaDetectorTests {
+@Suite struct LanguageDetectorTests {
     static let tokiPona = [
         "jan li moku e kili",
         "mi olin e sina",
@@ -63,54 +63,54 @@ import Testing
 
     @Test(arguments: tokiPona)
     func tokiPonaSentencesAreTokiPona(sentence: String) {
-        let result = TokiPonaDetector.detect(sentence)
+        let result = LanguageDetector.detect(sentence)
         #expect(result.isTokiPona, "\(sentence): \(result.tokiPonaConfidence)")
-        #expect(result.tokiPonaConfidence >= TokiPonaDetector.threshold)
+        #expect(result.tokiPonaConfidence >= LanguageDetector.threshold)
     }
 
     @Test(arguments: english)
     func englishIsEnglish(sentence: String) {
-        let result = TokiPonaDetector.detect(sentence)
+        let result = LanguageDetector.detect(sentence)
         #expect(result.language == .english, "\(sentence): \(result.tokiPonaConfidence)")
     }
 
     @Test(arguments: russian)
     func russianIsRussian(sentence: String) {
-        #expect(TokiPonaDetector.detect(sentence).language == .russian, "\(sentence)")
+        #expect(LanguageDetector.detect(sentence).language == .russian, "\(sentence)")
     }
 
     @Test(arguments: vietnamese)
     func vietnameseIsVietnamese(sentence: String) {
-        #expect(TokiPonaDetector.detect(sentence).language == .vietnamese, "\(sentence)")
+        #expect(LanguageDetector.detect(sentence).language == .vietnamese, "\(sentence)")
     }
 
     @Test func vietnameseTypedWithCombiningMarksIsVietnamese() {
-        #expect(TokiPonaDetector.detect("To\u{0302}i yeu ba\u{0323}n").language == .vietnamese)
+        #expect(LanguageDetector.detect("To\u{0302}i yeu ba\u{0323}n").language == .vietnamese)
     }
 
     @Test func confidenceIsGradedNotJustYesOrNo() {
-        let clear = TokiPonaDetector.tokiPonaConfidence(of: "jan li moku e kili")
-        let withForeignName = TokiPonaDetector.tokiPonaConfidence(of: "jan Peter li moku e kili")
-        let english = TokiPonaDetector.tokiPonaConfidence(of: "I love you")
+        let clear = LanguageDetector.tokiPonaConfidence(of: "jan li moku e kili")
+        let withForeignName = LanguageDetector.tokiPonaConfidence(of: "jan Peter li moku e kili")
+        let english = LanguageDetector.tokiPonaConfidence(of: "I love you")
         #expect(clear > 0.8)
-        #expect(TokiPonaDetector.tokiPonaConfidence(of: "I love toki pona") < TokiPonaDetector.threshold)
-        #expect(withForeignName < clear && withForeignName >= TokiPonaDetector.threshold)
+        #expect(LanguageDetector.tokiPonaConfidence(of: "I love toki pona") < LanguageDetector.threshold)
+        #expect(withForeignName < clear && withForeignName >= LanguageDetector.threshold)
         #expect(english == 0)
     }
 
     @Test(arguments: ["jan", "sona", "Sonja", "kijetesantakalu", "Mewika", "Kanata", "anpa", "ijo"])
     func tokiPonaSyllables(word: String) {
-        #expect(TokiPonaDetector.hasTokiPonaShape(word.lowercased()))
+        #expect(LanguageDetector.hasTokiPonaShape(word.lowercased()))
     }
 
     @Test(arguments: ["love", "ji", "tiki", "wuwa", "nna", "anm", "kr", "the", "am"])
     func notTokiPonaSyllables(word: String) {
-        #expect(!TokiPonaDetector.hasTokiPonaShape(word))
+        #expect(!LanguageDetector.hasTokiPonaShape(word))
     }
 
     @Test func nothingToJudge() {
-        #expect(TokiPonaDetector.tokiPonaConfidence(of: "") == 0)
-        #expect(TokiPonaDetector.tokiPonaConfidence(of: "123 !!!") == 0)
+        #expect(LanguageDetector.tokiPonaConfidence(of: "") == 0)
+        #expect(LanguageDetector.tokiPonaConfidence(of: "123 !!!") == 0)
     }
 }
 
@@ -196,18 +196,55 @@ import Testing
     @Test func everySentenceGetsItsDirection() throws {
         #expect(Self.table.count >= 60)
         for row in Self.table {
-            let direction = try TokiPonaDetector.direction(for: row.text, last: row.last)
+            let direction = try LanguageDetector.direction(for: row.text, last: row.last)
             #expect(direction == row.expected, "\(row.text) after \(row.last): \(direction)")
         }
     }
 
     @Test(arguments: [("こんにちは", "Japanese"), ("你好", "Chinese"), ("Γειά σου", "Greek"), ("שלום", "Hebrew"), ("مرحبا", "Arabic")])
     func textInAnotherScriptIsNamedNotGuessed(text: String, script: String) {
-        #expect(throws: DirectionError.unsupportedScript(script)) { try TokiPonaDetector.direction(for: text, last: .tokiPonaToEnglish) }
+        #expect(throws: DirectionError.unsupportedScript(script)) { try LanguageDetector.direction(for: text, last: .tokiPonaToEnglish) }
         #expect(DirectionError.unsupportedScript(script).localizedDescription.contains(script))
     }
 
     @Test func aForeignWordInLatinTextIsStillTranslated() throws {
-        #expect(try TokiPonaDetector.direction(for: "I love 寿司", last: .tokiPonaToEnglish) == .englishToTokiPona)
+        #expect(try LanguageDetector.direction(for: "I love 寿司", last: .tokiPonaToEnglish) == .englishToTokiPona)
+    }
+
+    /// The detector learns each language's mark from the languages' table, not from counters
+    /// of its own: text made of a language's marking letters is that language, and a word
+    /// of them in otherwise Latin text marks a language whose mark is its letters.
+    @Test(arguments: Language.allCases)
+    func eachLanguagesMarkInTheTableTellsItsText(language: Language) throws {
+        switch language.mark {
+        case .words:
+            #expect(LanguageDetector.detect("mi olin e sina").language == language)
+        case .latinUnmarked:
+            #expect(LanguageDetector.detect("Where is the station").language == language)
+        case .script(let letters), .letters(let letters):
+            let sample = try #require(Self.letters(of: letters, count: 12))
+            #expect(LanguageDetector.detect(sample).language == language, "\(language): \(sample)")
+            #expect(LanguageDetector.verdict(for: sample) == .language(language))
+            if case .letters = language.mark {
+                let one = try #require(sample.unicodeScalars.first)
+                #expect(LanguageDetector.detect("the cat sat on \(one)").language == language)
+            }
+        }
+    }
+
+    @Test func everyLanguageButOneIsMarkedByItsLetters() {
+        let unmarked = Language.allCases.filter { $0.mark == .latinUnmarked }
+        #expect(unmarked.count == 1, "the Latin text nothing marks needs exactly one language")
+        #expect(Language.allCases.filter { $0.mark == .words } == [.tokiPona])
+    }
+
+    /// Lowercase letters of `letters`, spread over its ranges, as words of four.
+    static func letters(of letters: CharacterClass, count: Int) -> String? {
+        let scalars = letters.ranges.flatMap { $0 }.compactMap(Unicode.Scalar.init)
+            .filter { $0.properties.isLowercase }
+        guard !scalars.isEmpty else { return nil }
+        let step = max(1, scalars.count / count)
+        let picked = stride(from: 0, to: scalars.count, by: step).prefix(count).map { Character(scalars[$0]) }
+        return stride(from: 0, to: picked.count, by: 4).map { String(picked[$0..<min($0 + 4, picked.count)]) }.joined(separator: " ")
     }
 }

@@ -1,15 +1,17 @@
 import Foundation
 
-/// Tells which of the four languages a text is in, offline, to pick the translation direction.
+/// Tells which of the languages a text is in, offline, to pick the translation direction.
 ///
-/// Toki Pona is easy to recognise: a small closed vocabulary and a strict syllable shape
+/// Each language's row in the languages' table (`Language.mark`, LanguageCharacters.swift)
+/// says what marks its text, and the detector counts each language's marks. Toki Pona is easy to recognise: a small closed vocabulary and a strict syllable shape
 /// ((C)V(n), consonants p t k s m n l j w, no ji/ti/wo/wu). Words that are also everyday
 /// words of English ("a", "open", "mama") prove nothing either way; common English words and
 /// words that cannot be Toki Pona count against it, so English that quotes Toki Pona ("I love
-/// toki pona") stays English. Text that is not Toki Pona is told apart by script: Cyrillic is
-/// Russian, Latin with Vietnamese letters or tone marks is Vietnamese, other Latin is English.
+/// toki pona") stays English. Text that is not Toki Pona is told apart by its letters: a script
+/// of its own (Cyrillic: Russian), letters of its own within Latin (Vietnamese's ă đ ơ and tone
+/// marks), or none (other Latin: English).
 /// Vietnamese typed without its marks cannot be told from English by letters alone.
-public enum TokiPonaDetector {
+public enum LanguageDetector {
     /// What the detector found.
     public struct Result: Equatable, Sendable {
         /// The language the text is most likely in.
@@ -45,11 +47,11 @@ public enum TokiPonaDetector {
     /// What `text` says about its language, including when it says nothing.
     public static func verdict(for text: String) -> Verdict {
         let text = text.precomposedStringWithCanonicalMapping
-        let scripts = ScriptCount(text)
-        if let foreign = scripts.dominantForeignScript { return .unsupportedScript(foreign) }
+        let letters = LetterCount(text)
+        if let foreign = letters.dominantForeignScript { return .unsupportedScript(foreign) }
         let words = words(of: text)
         guard !words.isEmpty else { return .undecided }
-        if scripts.cyrillic > 0 || scripts.vietnamese > 0 { return .language(otherLanguage(of: text)) }
+        if letters.marksALanguage { return .language(letters.language) }
         if words.allSatisfy({ sharedWithOtherLanguages.contains($0.lowercased()) }) { return .undecided }
         return .language(detect(text).language)
     }
@@ -126,33 +128,62 @@ public enum TokiPonaDetector {
         text.split { !$0.isLetter }.map(String.init)
     }
 
-    /// Letters counted by script.
-    struct ScriptCount {
-        var latin = 0
-        var cyrillic = 0
-        var vietnamese = 0
+    /// A text's letters counted for each language's mark (the languages' table,
+    /// LanguageCharacters.swift), and the letters of scripts none of the languages is written in.
+    struct LetterCount {
+        /// Letters of the scripts the languages are written in (Latin counted whole).
+        var known = 0
+        /// For each language, how many of the letters are its mark (`.script` or `.letters`).
+        var marked: [Language: Int] = [:]
         var foreign: [String: Int] = [:]
 
         init(_ text: String) {
-            // The scripts are the languages' table's (LanguageCharacters.swift).
             for scalar in text.unicodeScalars where scalar.properties.isAlphabetic {
-                if Language.russian.letters.contains(scalar) {
-                    cyrillic += 1
-                } else if CharacterClass.latinLetters.contains(scalar) {
-                    latin += 1
-                } else if !CharacterClass.combiningMarks.contains(scalar) {  // Vietnamese typed with separate marks
+                if Self.knownLetters.contains(scalar) {
+                    if !CharacterClass.combiningMarks.contains(scalar) { known += 1 }
+                } else {
                     foreign[Self.scriptName(scalar), default: 0] += 1
                 }
-                if TokiPonaDetector.vietnameseLetters.contains(scalar) || CharacterClass.vietnameseToneLetters.contains(scalar) {
-                    vietnamese += 1
+                for (language, letters) in Self.marks where letters.contains(scalar) {
+                    marked[language, default: 0] += 1
                 }
             }
+        }
+
+        /// Every Latin letter, and every letter any of the languages writes.
+        static let knownLetters = Language.allCases.map(\.letters).reduce(CharacterClass.latinLetters, +)
+
+        /// The languages that letters mark, with their letters.
+        static let marks: [(Language, CharacterClass)] = Language.allCases.compactMap { language in
+            switch language.mark {
+            case .script(let letters), .letters(let letters): (language, letters)
+            case .words, .latinUnmarked: nil
+            }
+        }
+
+        /// Whether any letter marks a language.
+        var marksALanguage: Bool { marked.values.contains { $0 > 0 } }
+
+        /// The language the letters say: one with a script of its own when at least half the
+        /// letters are in it; else the one whose own letters are the most; else the Latin
+        /// script's unmarked language.
+        var language: Language {
+            let scripts = Language.allCases.filter { if case .script = $0.mark { true } else { false } }
+            for language in scripts {
+                let count = marked[language, default: 0]
+                if count > 0, count >= known - count { return language }
+            }
+            let lettered = Language.allCases.filter { if case .letters = $0.mark { true } else { false } }
+            if let (language, count) = lettered.map({ ($0, marked[$0, default: 0]) }).max(by: { $0.1 < $1.1 }), count > 0 {
+                return language
+            }
+            return Language.allCases.first { $0.mark == .latinUnmarked } ?? .english
         }
 
         /// The foreign script most of the letters are in, if most are.
         var dominantForeignScript: String? {
             guard let (name, count) = foreign.max(by: { $0.value < $1.value }) else { return nil }
-            return count > latin + cyrillic ? name : nil
+            return count > known ? name : nil
         }
 
         static func scriptName(_ scalar: Unicode.Scalar) -> String {
@@ -174,10 +205,7 @@ public enum TokiPonaDetector {
     }
 
     static func otherLanguage(of text: String) -> Language {
-        let scripts = ScriptCount(text)
-        if scripts.cyrillic > 0, scripts.cyrillic >= scripts.latin { return .russian }
-        if scripts.vietnamese > 0 { return .vietnamese }
-        return .english
+        LetterCount(text).language
     }
 
     /// Letters no Toki Pona text contains (other scripts, accented Latin).
@@ -189,15 +217,6 @@ public enum TokiPonaDetector {
     static let consonants: Set<Character> = ["p", "t", "k", "s", "m", "n", "l", "j", "w"]
     static let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
     static let forbiddenSyllables: Set<String> = ["ji", "ti", "wo", "wu"]
-
-    /// Letters that only Vietnamese uses among the four languages: ă â đ ê ô ơ ư (any case),
-    /// and the precomposed letters with tone marks (`CharacterClass.vietnameseToneLetters`)
-    /// checked separately.
-    static let vietnameseLetters: Set<Unicode.Scalar> = [
-        "ă", "â", "đ", "ê", "ô", "ơ", "ư", "Ă", "Â", "Đ", "Ê", "Ô", "Ơ", "Ư",
-        "à", "á", "ã", "è", "é", "ì", "í", "ĩ", "ò", "ó", "õ", "ù", "ú", "ũ", "ý",
-        "À", "Á", "Ã", "È", "É", "Ì", "Í", "Ĩ", "Ò", "Ó", "Õ", "Ù", "Ú", "Ũ", "Ý",
-    ]
 
     /// Toki Pona words that are also common words (or names) in English: "a man", "open",
     /// "Mama" must not turn English into Toki Pona.
@@ -256,7 +275,7 @@ public enum DirectionError: Error, LocalizedError, Equatable, Sendable {
     }
 }
 
-extension TokiPonaDetector {
+extension LanguageDetector {
     /// The direction for `text`, given the one the user used last (the command line, and the
     /// slab when no language was chosen by hand):
     /// - Toki Pona goes into the last other language;
