@@ -91,7 +91,7 @@ int ilotoki_http_listen(const char *address, int port, int *bound_port, char *er
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-    if (bind(fd, (struct sockaddr *)&storage, length) != 0 || listen(fd, 64) != 0) {
+    if (bind(fd, (struct sockaddr *)&storage, length) != 0 || listen(fd, SOMAXCONN) != 0) {
         int saved = errno;
         close(fd);
         set_error(error, error_len, "%s", strerror(saved));
@@ -319,8 +319,9 @@ ilotoki_http_server *ilotoki_http_start(const ilotoki_http_config *config, char 
     server->too_large_headers = strdup(config->too_large_headers != NULL ? config->too_large_headers : "");
     pthread_mutex_init(&server->lock, NULL);
     pthread_cond_init(&server->watchdog_wake, NULL);
-    unsigned per_daemon = config->max_connections / (unsigned)config->listen_count;
-    if (per_daemon == 0) per_daemon = 1;
+    /* Each address takes the whole limit: a client reaches one of them, and a limit split
+     * between 127.0.0.1 and ::1 turned half of the connections away from one client's. */
+    unsigned per_daemon = config->max_connections > 0 ? config->max_connections : 1;
     for (size_t i = 0; i < config->listen_count; i++) {
         /* No MHD_USE_ERROR_LOG: libmicrohttpd's own messages would reach the terminal. */
         server->daemons[i] = MHD_start_daemon(

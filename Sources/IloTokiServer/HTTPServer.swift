@@ -70,13 +70,16 @@ public struct HTTPLimits: Sendable, Equatable {
     public var bodyBytes: Int
     /// The request line and headers together.
     public var headerBytes: Int
+    /// Connections open at once on each listening address (a connection beyond them is
+    /// closed unanswered): far more than the clients the queue serves at once, since a
+    /// client that opens a connection per request still holds its last one while it closes.
     public var connections: Int
     /// A connection idle this long is closed.
     public var idleSeconds: Int
     /// A request must arrive whole this long after it began (or after the last answer).
     public var requestSeconds: Int
 
-    public init(bodyBytes: Int = 8 << 20, headerBytes: Int = 64 << 10, connections: Int = 128, idleSeconds: Int = 15, requestSeconds: Int = 30) {
+    public init(bodyBytes: Int = 8 << 20, headerBytes: Int = 64 << 10, connections: Int = 1024, idleSeconds: Int = 15, requestSeconds: Int = 30) {
         self.bodyBytes = bodyBytes
         self.headerBytes = headerBytes
         self.connections = connections

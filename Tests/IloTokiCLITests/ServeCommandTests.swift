@@ -292,6 +292,35 @@ import Testing
         #expect(await stop(server).status == 0)
     }
 
+    /// Clients that open a connection per request, many at once, as a busy page of
+    /// translations does: 96 connections held open together on 127.0.0.1 (more than the
+    /// limit split between 127.0.0.1 and ::1 once let one address take) each get their answer.
+    @Test func manyConnectionsOpenAtOnceAreEachAnswered() async throws {
+        let server = try await start()
+        let count = 96
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        for _ in 0..<count { sockets.append(try #require(Self.connect(port: server.port), "connect: \(errno)")) }
+        let body = "q=Good+morning.&source=en&target=tok"
+        let raw = Data("POST /translate HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+        for socket in sockets {
+            raw.withUnsafeBytes { _ = Glibc.send(socket, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        var statuses: [Int] = []
+        for socket in sockets {
+            var received = Data()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let got = recv(socket, &buffer, buffer.count, 0)
+                if got <= 0 { break }
+                received.append(contentsOf: buffer[0..<got])
+            }
+            statuses.append((try? Answer.parse(received))?.status ?? -1)
+        }
+        #expect(statuses.filter { $0 == 200 }.count == count, "answered: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
+        #expect(await stop(server).status == 0)
+    }
+
     @Test func twoServersOnOnePortAndAMissingOrDamagedModelAreClearErrors() async throws {
         let server = try await start()
         let second = try await ToolProcess.run(

@@ -47,7 +47,7 @@ typedef struct ilotoki_http_config {
     size_t max_body_bytes;
     /** Bytes a connection may use for the request line and headers (more: 431 or 413). */
     size_t max_header_bytes;
-    /** Connections open at once; more are refused at accept. */
+    /** Connections open at once on each listening socket; more are closed at accept. */
     unsigned max_connections;
     /** A connection idle this long is closed. */
     unsigned idle_seconds;
