@@ -56,14 +56,13 @@ struct HistoryView: View {
     let model: TranslatorModel
     let strings: UIStrings
     let perform: @MainActor (Action) -> Void
-    @State private var onlyOlin = false
     @Environment(\.palette) private var palette
 
     var body: some View {
-        let page = HistoryPage(model: model, strings: strings, onlyOlin: onlyOlin)
+        let page = HistoryPage(model: model, strings: strings)
         HStack(spacing: Tokens.Spacing.small) {
-            RowButton(title: page.allTitle, chosen: !page.onlyOlin) { onlyOlin = false }
-            RowButton(title: page.olinTitle, chosen: page.onlyOlin) { onlyOlin = true }
+            RowButton(title: page.allTitle, chosen: !page.onlyOlin) { perform(.filterHistory(onlyOlin: false)) }
+            RowButton(title: page.olinTitle, chosen: page.onlyOlin) { perform(.filterHistory(onlyOlin: true)) }
             Spacer()
             RowButton(title: page.clearTitle) { perform(.clearHistory) }
         }
@@ -119,10 +118,10 @@ struct ModelsView: View {
     let model: TranslatorModel
     let strings: UIStrings
     let perform: @MainActor (Action) -> Void
+    /// Whether the system's file picker is shown.
     @State private var importing = false
-    @State private var format = PromptFormat.sourceTarget
-    @State private var importError: String?
-    @State private var importingNow = false
+    /// Why the system's file picker gave no file.
+    @State private var pickerError: String?
     @Environment(\.palette) private var palette
 
     var body: some View {
@@ -148,38 +147,37 @@ struct ModelsView: View {
             .cut(Color(palette.paper))
         }
         VStack(alignment: .leading, spacing: Tokens.Spacing.small) {
-            Picker(page.formatTitle, selection: $format) {
+            // SwiftUI sets a binding on the main thread.
+            let format = Binding(get: { page.chosenFormat }, set: { format in MainActor.assumeIsolated { perform(.setImportFormat(format: format)) } })
+            Picker(page.formatTitle, selection: format) {
                 ForEach(page.formats.indices, id: \.self) { index in
                     Text(page.formats[index].title).tag(page.formats[index].format)
                 }
             }
             RowButton(title: page.addTitle) { importing = true }
-                .disabled(importingNow)
-            if importingNow { ProgressView() }
-            if let importError { Text(importError).foregroundStyle(Color(palette.quiet)) }
+                .disabled(page.isImporting)
+            if page.isImporting { ProgressView() }
+            if let reason = page.importError ?? pickerError { Text(reason).foregroundStyle(Color(palette.quiet)) }
         }
         .fileImporter(isPresented: $importing, allowedContentTypes: Platform.modelFileTypes) { result in
             switch result {
             case .success(let url): add(url)
-            case .failure(let error): importError = error.localizedDescription
+            case .failure(let error): pickerError = error.localizedDescription
             }
         }
     }
 
     /// Adds the picked file with the chosen format. Core copies it into the app's own
     /// directory (the picker only lends it), checks that the engine can run it and removes the
-    /// copy if not; the file's permission is held until then.
+    /// copy if not; the file's permission is held until then. What is wrong with a file shows
+    /// beside the form (the page's `importError`).
     private func add(_ picked: URL) {
-        importingNow = true
-        importError = nil
-        let request = ModelImport(path: picked.path, format: format, copiesIntoApp: true)
+        pickerError = nil
+        let request = ModelImport(path: picked.path, format: model.importFormat, copiesIntoApp: true)
         Task {
             let scoped = picked.startAccessingSecurityScopedResource()
-            defer {
-                if scoped { picked.stopAccessingSecurityScopedResource() }
-                importingNow = false
-            }
-            if case .failed(let reason) = await model.run(.importModel(request)) { importError = reason }
+            defer { if scoped { picked.stopAccessingSecurityScopedResource() } }
+            _ = await model.run(.importModel(request))
         }
     }
 }

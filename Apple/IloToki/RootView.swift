@@ -38,8 +38,7 @@ struct RootView: View {
             LicenceSheet(offer: offer, strings: strings) { accepted in
                 licence = nil
                 guard accepted else { return }
-                perform(.acceptLicence)
-                perform(.download(id: offer.entry.id))
+                perform(.acceptLicenceAndDownload(id: offer.entry.id))
             }
         }
         .alert(failure, isPresented: $showsFailure) {
@@ -188,7 +187,7 @@ struct HeaderView: View {
             }
             Spacer()
             if let download = header.download {
-                IconButton(icon: download.isRunning ? .pause : .download, label: download.label, action: toggleDownload)
+                IconButton(icon: download.icon, label: download.label, action: toggleDownload)
             }
         }
         .padding(.horizontal, Tokens.Spacing.large)

@@ -28,14 +28,13 @@ final class Session {
         Task { await model.launch() }
     }
 
-    /// The values of a place, as JSON: "main", "models", "history", "olin" (the history's
-    /// favourites), "settings" or "about".
+    /// The values of a place, as JSON; `place` is a `Place`'s name ("main", "models",
+    /// "history", "settings" or "about"), as the Kotlin contract's `Place.json` writes it.
     func screen(_ place: String) throws -> String {
-        if place == "olin" { return try ScreenJSON.encode(HistoryPage(model: model, strings: strings, onlyOlin: true)) }
         switch Place(rawValue: place) {
         case .main?: return try ScreenJSON.encode(MainScreen(model: model, strings: strings, systemPrefersDark: systemPrefersDark))
         case .models?: return try ScreenJSON.encode(ModelsPage(model: model, strings: strings))
-        case .history?: return try ScreenJSON.encode(HistoryPage(model: model, strings: strings, onlyOlin: false))
+        case .history?: return try ScreenJSON.encode(HistoryPage(model: model, strings: strings))
         case .settings?: return try ScreenJSON.encode(SettingsPage(model: model, strings: strings))
         case .about?: return try ScreenJSON.encode(AboutPage(model: model, strings: strings))
         case nil: throw BridgeError.badArgument("no place called \(place)")

@@ -26,10 +26,10 @@ func screens() async throws -> [any Encodable] {
         isFontInstalled: { $0 != "missing-font" })
     let strings = UIStrings(language: .english)
     var values: [any Encodable] = []
-    func take(onlyOlin: Bool = false) {
+    func take() {
         values.append(MainScreen(model: model, strings: strings))
         values.append(ModelsPage(model: model, strings: strings))
-        values.append(HistoryPage(model: model, strings: strings, onlyOlin: onlyOlin))
+        values.append(HistoryPage(model: model, strings: strings))
         values.append(SettingsPage(model: model, strings: strings))
         values.append(AboutPage(model: model, strings: strings))
     }
@@ -68,7 +68,8 @@ func screens() async throws -> [any Encodable] {
     model.perform(.setSitelenPonaFont(family: "missing-font"))
     take()
     model.perform(.setKeepHistory(on: false))
-    take(onlyOlin: true)
+    model.perform(.filterHistory(onlyOlin: true))
+    take()
     return values
 }
 

@@ -73,6 +73,25 @@ import Testing
         #expect(reason.contains("missing.gguf") && model.notices.isEmpty)
     }
 
+    /// The models page's form is the model's state: the format chosen, and why the last file
+    /// was refused, shown by every front end from the page and cleared by the next try.
+    @Test func theAddModelFormsFormatAndRefusalAreThePages() async throws {
+        let model = app.model(engine: ScriptedEngine { _ in [] })
+        model.prepare()
+        #expect(ModelsPage(model: model, strings: UIStrings(language: .english)).chosenFormat == .sourceTarget)
+        model.perform(.setImportFormat(format: .queryAnswer))
+        var page = ModelsPage(model: model, strings: UIStrings(language: .english))
+        #expect(page.chosenFormat == .queryAnswer && page.importError == nil)
+        let missing = app.home.url.appendingPathComponent("missing.gguf").path
+        _ = await model.run(.importModel(ModelImport(path: missing, format: page.chosenFormat)))
+        page = ModelsPage(model: model, strings: UIStrings(language: .english))
+        #expect(page.importError?.contains("missing.gguf") == true)
+        #expect(try ScreenJSON.encode(page).contains("\"chosenFormat\":\"queryAnswer\""))
+        model.perform(.importModel(ModelImport(path: missing, format: .queryAnswer)))
+        #expect(ModelsPage(model: model, strings: UIStrings(language: .english)).importError == nil, "a new try clears the last refusal")
+        await model.settled()
+    }
+
     @Test func actionsOnWhatDoesNotExistAreRefusedInWords() {
         let model = app.model(engine: ScriptedEngine { _ in [] })
         model.prepare()

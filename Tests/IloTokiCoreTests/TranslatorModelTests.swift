@@ -59,6 +59,23 @@ import Testing
         #expect(model.targetText.isEmpty)
     }
 
+    /// What every front end's licence sheet performs on acceptance: one action that
+    /// remembers the licence and starts the model's download.
+    @Test func acceptingTheLicenceSheetDownloadsTheModelItWasShownFor() async throws {
+        let model = try model()
+        await model.launch()
+        guard case .showLicence(let offer) = model.perform(.pressSlab) else {
+            Issue.record("the licence comes first")
+            return
+        }
+        #expect(downloader.requests.isEmpty)
+        #expect(model.perform(.acceptLicenceAndDownload(id: offer.entry.id)) == .done)
+        #expect(!model.needsLicenceAcceptance)
+        try #require(downloader.requests.count == 1)
+        #expect(downloader.requests[0].url == Self.current.url)
+        #expect(model.perform(.acceptLicenceAndDownload(id: "no-such-model")) != .done, "an unknown model is said")
+    }
+
     @Test func slabDownloadsPausesResumesLoadsAndTranslates() async throws {
         let model = try model()
         await model.launch()

@@ -189,11 +189,14 @@ public final class JniHarness {
         all.put("lookUpWord", action("lookUpWord", "word", "moku"));
         all.put("closeWord", action("closeWord"));
         all.put("download", action("download", "id", "milmmt-46-1b-v1-1-q8-0"));
+        all.put("acceptLicenceAndDownload", action("acceptLicenceAndDownload", "id", "milmmt-46-1b-v1-1-q8-0"));
         all.put("use", action("use", "id", modelID));
         all.put("useForSession", action("useForSession", "id", modelID));
         all.put("delete", action("delete", "id", "milmmt-46-1b-v1-1-q8-0"));
         all.put("importModel", importModel("/nonexistent/model.gguf"));
         all.put("useFileForSession", useFile("/nonexistent/model.gguf"));
+        all.put("filterHistory", "{\"filterHistory\": {\"onlyOlin\": true}}");
+        all.put("setImportFormat", "{\"setImportFormat\": {\"format\": \"queryAnswer\"}}");
         all.put("setOlin", "{\"setOlin\": {\"id\": \"" + id + "\", \"olin\": true}}");
         all.put("removeHistoryEntry", action("removeHistoryEntry", "id", id));
         all.put("reuse", action("reuse", "id", id));
@@ -279,9 +282,14 @@ public final class JniHarness {
         check(outcome(offer).equals("showLicence") && Json.<Map<String, Object>>at(offer, "showLicence", "_0", "entry").get("id") != null
             && ((String) Json.<Map<String, Object>>at(offer, "showLicence", "_0").get("summary")).contains("Gemma"),
             "pressing the slab on a new store offers the model licence first (" + offer + ")");
-        for (String place : new String[] {"models", "history", "olin", "settings", "about"}) {
+        for (String place : new String[] {"main", "models", "history", "settings", "about"}) {
             check(Json.parse(NativeBridge.screen(handle, place)) instanceof Map, "screen(" + place + ") is a JSON object");
         }
+        // The history's filter is the model's: the page says it, and no place is made up for it.
+        perform(handle, "{\"filterHistory\": {\"onlyOlin\": true}}");
+        check(Boolean.TRUE.equals(Json.object(NativeBridge.screen(handle, "history")).get("onlyOlin")), "the history shows only olin after filterHistory");
+        perform(handle, "{\"filterHistory\": {\"onlyOlin\": false}}");
+        check(!Boolean.TRUE.equals(Json.object(NativeBridge.screen(handle, "history")).get("onlyOlin")), "and everything after filterHistory(false)");
 
         // Translate with each model, streamed through the listener.
         for (String[] model : new String[][] {{"tiny", tiny, "jan li moku"}, {"Gemma 3 270M", gemma, "I love you"}}) {

@@ -11,9 +11,9 @@ extension Action {
         case setSourceText, pressSlab, translate, stop, swap, setOtherLanguage, setDirection, flipScript, useSample, copy, share,
             dismissNotice
         case dismissFirstRunHint, useWordList, lookUpWord, closeWord
-        case toggleDownload, download, acceptLicence, pauseDownload, cancelDownload
-        case use, delete, retry, importModel, useFileForSession, useForSession
-        case setOlin, removeHistoryEntry, reuse, clearHistory, refresh
+        case toggleDownload, download, acceptLicence, acceptLicenceAndDownload, pauseDownload, cancelDownload
+        case use, delete, retry, importModel, setImportFormat, useFileForSession, useForSession
+        case filterHistory, setOlin, removeHistoryEntry, reuse, clearHistory, refresh
         case setKeepHistory, setTranslateAsYouType, setHaptics, setTranslateBySentence, setTheme, setSitelenPonaFont
         case wentToBackground
         case translateIncoming, readyNoticeHandled
@@ -40,14 +40,17 @@ extension Action {
         case .toggleDownload: .toggleDownload
         case .download: .download
         case .acceptLicence: .acceptLicence
+        case .acceptLicenceAndDownload: .acceptLicenceAndDownload
         case .pauseDownload: .pauseDownload
         case .cancelDownload: .cancelDownload
         case .use: .use
         case .delete: .delete
         case .retry: .retry
         case .importModel: .importModel
+        case .setImportFormat: .setImportFormat
         case .useFileForSession: .useFileForSession
         case .useForSession: .useForSession
+        case .filterHistory: .filterHistory
         case .setOlin: .setOlin
         case .removeHistoryEntry: .removeHistoryEntry
         case .reuse: .reuse
@@ -88,14 +91,17 @@ extension Action {
         case .toggleDownload: .toggleDownload
         case .download: .download(id: "milmmt-46-1b-v1-1-q8-0")
         case .acceptLicence: .acceptLicence
+        case .acceptLicenceAndDownload: .acceptLicenceAndDownload(id: "milmmt-46-1b-v1-1-q8-0")
         case .pauseDownload: .pauseDownload
         case .cancelDownload: .cancelDownload
         case .use: .use(id: "milmmt-46-1b-v1-1-q8-0")
         case .delete: .delete(id: "milmmt-46-1b-v1-1-q8-0")
         case .retry: .retry
         case .importModel: .importModel(ModelImport(path: "/proc/self/fd/42", format: .sourceTarget, name: "mine", copiesIntoApp: true))
+        case .setImportFormat: .setImportFormat(format: .queryAnswer)
         case .useFileForSession: .useFileForSession(path: "/models/mine.gguf", format: .queryAnswer)
         case .useForSession: .useForSession(id: "milmmt-46-1b-v1-1-q8-0")
+        case .filterHistory: .filterHistory(onlyOlin: true)
         case .setOlin: .setOlin(id: id, olin: true)
         case .removeHistoryEntry: .removeHistoryEntry(id: id)
         case .reuse: .reuse(id: id)

@@ -53,9 +53,12 @@ public enum Action: Codable, Equatable, Hashable, Sendable {
     case toggleDownload
     /// Downloads a catalog model (the licence is asked for first if it was never accepted).
     case download(id: String)
-    /// The model licence was shown and accepted: remember it (the licence sheet then
-    /// performs `.download(id:)`; the command line's `--accept-licence`).
+    /// The model licence was accepted without a sheet: remember it (the command line's
+    /// `--accept-licence`).
     case acceptLicence
+    /// The licence sheet for this catalog model was accepted: remember it and download the
+    /// model (what every front end's sheet performs on acceptance).
+    case acceptLicenceAndDownload(id: String)
     case pauseDownload
     /// Stops the download and deletes what was downloaded.
     case cancelDownload
@@ -68,8 +71,11 @@ public enum Action: Codable, Equatable, Hashable, Sendable {
     case delete(id: String)
     /// Loads the chosen model again after a failure.
     case retry
-    /// Adds a model file from elsewhere on the device (see `ModelImport`).
+    /// Adds a model file from elsewhere on the device (see `ModelImport`); a refusal shows
+    /// in the models page's form (`ModelsPage.importError`) as well as in the outcome.
     case importModel(ModelImport)
+    /// The format the models page's form adds the next file with.
+    case setImportFormat(format: PromptFormat)
     /// Translates with a file for this session only, without adding it (the command line's
     /// `--model PATH`, the desktop app's `--model-file`).
     case useFileForSession(path: String, format: PromptFormat)
@@ -78,6 +84,8 @@ public enum Action: Codable, Equatable, Hashable, Sendable {
 
     // MARK: History
 
+    /// The history page shows the favourites only, or everything.
+    case filterHistory(onlyOlin: Bool)
     case setOlin(id: UUID, olin: Bool)
     case removeHistoryEntry(id: UUID)
     /// Puts a history entry back on the plates; the front end goes back to the main screen.
@@ -125,7 +133,7 @@ public enum ActionOutcome: Codable, Equatable, Sendable {
     /// the screen values. `perform` never waits for it.
     case done
     /// The model licence must be shown and accepted before this model is downloaded: show
-    /// it, and on acceptance perform `.acceptLicence`, then `.download(id:)` again.
+    /// it, and on acceptance perform `.acceptLicenceAndDownload(id:)`.
     case showLicence(LicenceOffer)
     /// A model file was added (`.importModel`): this is how the list will name it.
     case added(SideloadedModel)

@@ -131,11 +131,12 @@ public final class ModelLibrary {
 
     // MARK: - Downloads
 
-    /// Starts (or resumes) downloading a catalog model.
-    /// - Returns: its events, for a front end that shows more than `activeDownload` (the
-    ///   command line's progress bar); a front end that only draws the library may ignore them.
+    /// Starts (or resumes) downloading a catalog model. Not public: it does not ask for the
+    /// model licence; front ends go through `TranslatorModel` (`.download(id:)`,
+    /// `downloadEvents`), which does.
+    /// - Returns: its events, for the command line's progress bar.
     @discardableResult
-    public func startDownload(_ entry: CatalogEntry) -> AsyncThrowingStream<DownloadEvent, Error> {
+    func startDownload(_ entry: CatalogEntry) -> AsyncThrowingStream<DownloadEvent, Error> {
         abandonDownload()
         let partial: Int64 = if case .partial(let bytes) = store.state(of: entry) { bytes } else { 0 }
         activeDownload = DownloadStatus(entry: entry, phase: .running(DownloadProgress(bytes: partial, total: store.expectedBytes(for: entry), bytesPerSecond: 0)))

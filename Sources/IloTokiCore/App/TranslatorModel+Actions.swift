@@ -55,6 +55,10 @@ extension TranslatorModel {
             guard let entry = store.catalog.entry(id: id) else { return unknownModel(id) }
             return requestDownload(entry)
         case .acceptLicence: preferences.change { $0.acceptedModelLicence = true }
+        case .acceptLicenceAndDownload(let id):
+            guard let entry = store.catalog.entry(id: id) else { return unknownModel(id) }
+            preferences.change { $0.acceptedModelLicence = true }
+            return requestDownload(entry)
         case .pauseDownload: library.pauseDownload()
         case .cancelDownload: begin { await $0.cancelDownload() }
 
@@ -70,13 +74,18 @@ extension TranslatorModel {
         case .retry: begin { await $0.retryLoading() }
         case .importModel(let request):
             importsUnderWay += 1
+            importError = nil
             begin { model in
                 defer { model.importsUnderWay -= 1 }
-                return await model.importModel(request)
+                let outcome = await model.importModel(request)
+                if case .failed(let reason) = outcome { model.importError = reason }
+                return outcome
             }
+        case .setImportFormat(let format): importFormat = format
         case .useFileForSession(let path, let format):
             begin { await $0.useModelFile(URL(fileURLWithPath: path), format: format) }
 
+        case .filterHistory(let onlyOlin): historyShowsOnlyOlin = onlyOlin
         case .setOlin(let id, let olin): preferences.changeHistory { $0.setOlin(olin, for: id) }
         case .removeHistoryEntry(let id): preferences.changeHistory { $0.remove(id) }
         case .reuse(let id):

@@ -137,6 +137,12 @@ public final class TranslatorModel {
     /// Imports performed and not yet ended (a model file being copied and checked), counted
     /// from the moment `perform` returns, so a front end knows how long a lent file is read.
     public internal(set) var importsUnderWay = 0
+    /// The format the models page's form adds a file with (`.setImportFormat`).
+    public internal(set) var importFormat: PromptFormat = .sourceTarget
+    /// Why the last file the models page's form added was refused, until the next one.
+    public internal(set) var importError: String?
+    /// Whether the history page shows the favourites only (`.filterHistory`).
+    public internal(set) var historyShowsOnlyOlin = false
     /// Things the user should know that are not errors of an action (a damaged settings file set aside).
     public internal(set) var notices: [String] = []
     /// lipu Linku's Toki Pona words (`.useWordList`), or nil before a front end gives them.

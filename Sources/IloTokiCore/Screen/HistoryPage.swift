@@ -32,6 +32,8 @@ public struct HistoryPage: Equatable, Sendable, Encodable {
     public var allTitle: String
     public var olinTitle: String
     public var clearTitle: String
+    /// Whether the page shows the favourites only (the model's `historyShowsOnlyOlin`; the
+    /// filter's buttons perform `.filterHistory(onlyOlin:)`).
     public var onlyOlin: Bool
     /// Said above the rows: history is switched off.
     public var note: String?
@@ -45,12 +47,12 @@ public struct HistoryPage: Equatable, Sendable, Encodable {
 
 extension HistoryPage {
     /// - Parameters:
-    ///   - onlyOlin: show the favourites only (the page's filter).
     ///   - now: what "today" is (tests pass a fixed one).
     ///   - calendar: where the days begin and end: the device's.
     @MainActor
-    public init(model: TranslatorModel, strings: UIStrings, onlyOlin: Bool, now: Date = Date(), calendar: Calendar = .current) {
+    public init(model: TranslatorModel, strings: UIStrings, now: Date = Date(), calendar: Calendar = .current) {
         let format = Formatting(strings)
+        let onlyOlin = model.historyShowsOnlyOlin
         let entries = onlyOlin ? model.history.favourites : model.history.entries
         let sitelen = model.tokiPonaScript == .sitelenPona
         let today = calendar.startOfDay(for: now)

@@ -51,6 +51,8 @@ public struct MainScreen: Equatable, Sendable, Encodable {
     public struct DownloadControl: Equatable, Sendable, Encodable {
         /// Running: the control pauses. Otherwise it resumes.
         public var isRunning: Bool
+        /// The control's icon: pause while running, download otherwise.
+        public var icon: IconName
         /// What the control says to a screen reader.
         public var label: String
         /// 0…1 for the progress line.
@@ -58,6 +60,7 @@ public struct MainScreen: Equatable, Sendable, Encodable {
 
         public init(isRunning: Bool, label: String, fraction: Double) {
             self.isRunning = isRunning
+            self.icon = isRunning ? .pause : .download
             self.label = label
             self.fraction = fraction
         }

@@ -24,17 +24,21 @@ public struct ModelsPage: Equatable, Sendable, Encodable {
     public var storage: String
     /// The formats a file can be added with, and their names.
     public var formats: [(format: PromptFormat, title: String)]
+    /// The format the next file is added with (choosing one performs `.setImportFormat`).
+    public var chosenFormat: PromptFormat
     public var formatTitle: String
     public var addTitle: String
     /// A model file is being copied and checked: the add button waits.
     public var isImporting: Bool
+    /// Why the last file added was refused, said beside the form.
+    public var importError: String?
 
     public static func == (lhs: ModelsPage, rhs: ModelsPage) -> Bool {
         lhs.rows == rhs.rows && lhs.storage == rhs.storage && lhs.formats.map(\.format) == rhs.formats.map(\.format) && lhs.addTitle == rhs.addTitle
-            && lhs.isImporting == rhs.isImporting
+            && lhs.isImporting == rhs.isImporting && lhs.chosenFormat == rhs.chosenFormat && lhs.importError == rhs.importError
     }
 
-    private enum CodingKeys: String, CodingKey { case rows, storage, formats, formatTitle, addTitle, isImporting }
+    private enum CodingKeys: String, CodingKey { case rows, storage, formats, chosenFormat, formatTitle, addTitle, isImporting, importError }
     private struct Format: Encodable { var format: PromptFormat, title: String }
 
     public func encode(to encoder: any Encoder) throws {
@@ -42,9 +46,11 @@ public struct ModelsPage: Equatable, Sendable, Encodable {
         try container.encode(rows, forKey: .rows)
         try container.encode(storage, forKey: .storage)
         try container.encode(formats.map { Format(format: $0.format, title: $0.title) }, forKey: .formats)
+        try container.encode(chosenFormat, forKey: .chosenFormat)
         try container.encode(formatTitle, forKey: .formatTitle)
         try container.encode(addTitle, forKey: .addTitle)
         try container.encode(isImporting, forKey: .isImporting)
+        try container.encodeIfPresent(importError, forKey: .importError)
     }
 }
 
@@ -103,7 +109,7 @@ extension ModelsPage {
         var storage = strings(.modelsTake, format.size(library.modelBytes))
         if let free = library.freeBytes { storage += " · " + strings(.freeOnDevice, format.size(free)) }
         self.init(
-            rows: rows, storage: storage, formats: PromptFormat.allCases.map { ($0, $0.displayName) }, formatTitle: strings[.promptFormat],
-            addTitle: strings[.addModel], isImporting: model.importsUnderWay > 0)
+            rows: rows, storage: storage, formats: PromptFormat.allCases.map { ($0, $0.displayName) }, chosenFormat: model.importFormat,
+            formatTitle: strings[.promptFormat], addTitle: strings[.addModel], isImporting: model.importsUnderWay > 0, importError: model.importError)
     }
 }

@@ -16,15 +16,11 @@ final class Pages {
     private var lists: [AppWindow.Place: Widget] = [:]
     private var shownHistory: HistoryPage?
     private var shownModels: ModelsPage?
-    private var shownModelsFormat: PromptFormat?
     private var shownSettings: SettingsPage?
     private var shownAbout: AboutPage?
-    private var onlyOlin = false
     private(set) var historyRowTexts: [String] = []
-    /// The format a file is added with (a field of the models page's form).
-    private var addFormat: PromptFormat = .sourceTarget
     private var fileChooser: OpaquePointer?
-    private var addError: String?
+    private var failure: String?
 
     /// - Parameter places: the pages the header leads to, with their titles (Core's).
     init(window: AppWindow, places: [MainScreen.PlaceLink]) {
@@ -56,15 +52,14 @@ final class Pages {
         case .main:
             return
         case .history:
-            let page = HistoryPage(model: model, strings: strings, onlyOlin: onlyOlin)
+            let page = HistoryPage(model: model, strings: strings)
             guard page != shownHistory, let list = clear(.history) else { return }
             shownHistory = page
             buildHistory(page, into: list)
         case .models:
             let page = ModelsPage(model: model, strings: strings)
-            guard page != shownModels || addFormat != shownModelsFormat, let list = clear(.models) else { return }
+            guard page != shownModels, let list = clear(.models) else { return }
             shownModels = page
-            shownModelsFormat = addFormat
             buildModels(page, into: list)
         case .settings:
             let page = SettingsPage(model: model, strings: strings)
@@ -101,8 +96,8 @@ final class Pages {
 
     private func buildHistory(_ page: HistoryPage, into list: Widget) {
         let filters = flow([
-            rowButton(page.allTitle, chosen: !page.onlyOlin) { [weak self] in self?.setOnlyOlin(false) },
-            rowButton(page.olinTitle, chosen: page.onlyOlin) { [weak self] in self?.setOnlyOlin(true) },
+            rowButton(page.allTitle, chosen: !page.onlyOlin) { [weak self] in self?.window.perform(.filterHistory(onlyOlin: false)) },
+            rowButton(page.olinTitle, chosen: page.onlyOlin) { [weak self] in self?.window.perform(.filterHistory(onlyOlin: true)) },
             rowButton(page.clearTitle) { [weak self] in self?.window.perform(.clearHistory) },
         ])
         filters.margins(0, 12, 12, 12)
@@ -145,13 +140,8 @@ final class Pages {
     /// Says what an action could not do, beside the models page's form (where the actions
     /// that can fail are).
     func showFailure(_ reason: String) {
-        addError = reason
+        failure = reason
         redraw(.models)
-    }
-
-    private func setOnlyOlin(_ only: Bool) {
-        onlyOlin = only
-        render(.history)
     }
 
     // MARK: - Models
@@ -179,9 +169,8 @@ final class Pages {
         append(
             adding,
             flow(page.formats.map { format, title in
-                rowButton(title, chosen: format == addFormat) { [weak self] in
-                    self?.addFormat = format
-                    self?.redraw(.models)
+                rowButton(title, chosen: format == page.chosenFormat) { [weak self] in
+                    self?.window.perform(.setImportFormat(format: format))
                 }
             }))
         if page.isImporting {
@@ -189,7 +178,7 @@ final class Pages {
         } else {
             append(adding, rowButton(page.addTitle) { [weak self] in self?.chooseModelFile() })
         }
-        if let addError { append(adding, label(addError, classes: ["quiet"])) }
+        if let reason = page.importError ?? failure { append(adding, label(reason, classes: ["quiet"])) }
         append(list, adding)
     }
 
@@ -198,7 +187,7 @@ final class Pages {
             strings[.addModel], UnsafeMutableRawPointer(window.window).assumingMemoryBound(to: GtkWindow.self),
             GTK_FILE_CHOOSER_ACTION_OPEN, nil, nil)!
         fileChooser = chooser
-        let format = addFormat
+        let format = model.importFormat
         connectWithArgument(gpointerOf(chooser), "response") { [weak self] in
             guard let self, let chooser = self.fileChooser else { return }
             defer { self.fileChooser = nil }
@@ -208,9 +197,10 @@ final class Pages {
             let modelPath = String(cString: path)
             Task { @MainActor [weak self] in
                 guard let self else { return }
-                // Waited for, so that what is wrong with the file shows beside the form.
-                let outcome = await self.model.run(.importModel(ModelImport(path: modelPath, format: format)))
-                self.addError = if case .failed(let reason) = outcome { reason } else { nil }
+                // Waited for, so that what is wrong with the file shows beside the form
+                // (the page's importError) and not as a notice.
+                self.failure = nil
+                _ = await self.model.run(.importModel(ModelImport(path: modelPath, format: format)))
                 self.redraw(.models)
             }
         }

@@ -106,8 +106,7 @@ public final class AppWindow {
             let sheet = LicenceSheet(parent: window, strings: strings) { [weak self] accepted in
                 self?.licenceSheet = nil
                 guard accepted else { return }
-                self?.perform(.acceptLicence)
-                self?.perform(.download(id: offer.entry.id))
+                self?.perform(.acceptLicenceAndDownload(id: offer.entry.id))
             }
             licenceSheet = sheet
             sheet.present()

@@ -71,7 +71,7 @@ final class Header {
         standInLine.setVisible(header.standIn != nil)
         if let download = header.download {
             downloadToggle.widget.setVisible(true)
-            downloadToggle.icon.set(download.isRunning ? .pause : .download)
+            downloadToggle.icon.set(download.icon)
             downloadToggle.widget.accessibleLabel(download.label)
             progressLine.show(fraction: download.fraction)
         } else {

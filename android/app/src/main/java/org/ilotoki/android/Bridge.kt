@@ -47,15 +47,19 @@ class Bridge(home: File, language: String) : NativeBridge.Listener {
         // The plate is read again on the change that follows; nothing to keep here.
     }
 
-    fun main(): MainScreen = MainScreen.from(JSONObject(NativeBridge.screen(handle, "main")))
+    /** The values of one place, as Core gives them. */
+    private fun screen(place: Place): JSONObject = JSONObject(NativeBridge.screen(handle, place.json))
 
-    fun models(): ModelsPage = ModelsPage.from(JSONObject(NativeBridge.screen(handle, "models")))
+    fun main(): MainScreen = MainScreen.from(screen(Place.MAIN))
 
-    fun history(onlyOlin: Boolean): HistoryPage = HistoryPage.from(JSONObject(NativeBridge.screen(handle, if (onlyOlin) "olin" else "history")))
+    fun models(): ModelsPage = ModelsPage.from(screen(Place.MODELS))
 
-    fun settings(): SettingsPage = SettingsPage.from(JSONObject(NativeBridge.screen(handle, "settings")))
+    /** The history, filtered as the model says (`Action.FilterHistory`). */
+    fun history(): HistoryPage = HistoryPage.from(screen(Place.HISTORY))
 
-    fun about(): AboutPage = AboutPage.from(JSONObject(NativeBridge.screen(handle, "about")))
+    fun settings(): SettingsPage = SettingsPage.from(screen(Place.SETTINGS))
+
+    fun about(): AboutPage = AboutPage.from(screen(Place.ABOUT))
 
     fun perform(action: Action): ActionOutcome = ActionOutcome.from(JSONObject(NativeBridge.perform(handle, action.toJson().toString())))
 

@@ -472,11 +472,13 @@ data class MainScreen(
 /** Core's `MainScreen.DownloadControl`. */
 data class MainScreenDownloadControl(
     val isRunning: Boolean,
+    val icon: IconName,
     val label: String,
     val fraction: Double,
 ) {
     fun toJson(): JSONObject = JSONObject().apply {
         put("isRunning", isRunning)
+        put("icon", icon.json)
         put("label", label)
         put("fraction", fraction)
     }
@@ -484,6 +486,7 @@ data class MainScreenDownloadControl(
     companion object {
         fun from(json: JSONObject) = MainScreenDownloadControl(
             isRunning = json.getBoolean("isRunning"),
+            icon = IconName.from(json.getString("icon")),
             label = json.getString("label"),
             fraction = json.getDouble("fraction"),
         )
@@ -816,17 +819,21 @@ data class ModelsPage(
     val rows: List<ModelsPageRow>,
     val storage: String,
     val formats: List<ModelsPageFormat>,
+    val chosenFormat: PromptFormat,
     val formatTitle: String,
     val addTitle: String,
     val isImporting: Boolean,
+    val importError: String?,
 ) {
     fun toJson(): JSONObject = JSONObject().apply {
         put("rows", JSONArray(rows.map { it.toJson() }))
         put("storage", storage)
         put("formats", JSONArray(formats.map { it.toJson() }))
+        put("chosenFormat", chosenFormat.json)
         put("formatTitle", formatTitle)
         put("addTitle", addTitle)
         put("isImporting", isImporting)
+        if (importError != null) put("importError", importError)
     }
 
     companion object {
@@ -834,9 +841,11 @@ data class ModelsPage(
             rows = json.getJSONArray("rows").let { a -> List(a.length()) { i -> ModelsPageRow.from(a.getJSONObject(i)) } },
             storage = json.getString("storage"),
             formats = json.getJSONArray("formats").let { a -> List(a.length()) { i -> ModelsPageFormat.from(a.getJSONObject(i)) } },
+            chosenFormat = PromptFormat.from(json.getString("chosenFormat")),
             formatTitle = json.getString("formatTitle"),
             addTitle = json.getString("addTitle"),
             isImporting = json.getBoolean("isImporting"),
+            importError = if (json.isNull("importError")) null else json.getString("importError"),
         )
     }
 }
@@ -1142,6 +1151,14 @@ sealed interface Action {
         override fun toJson(): JSONObject = JSONObject().put("acceptLicence", JSONObject())
     }
 
+    data class AcceptLicenceAndDownload(
+        val id: String,
+    ) : Action {
+        override fun toJson(): JSONObject = JSONObject().put("acceptLicenceAndDownload", JSONObject().apply {
+            put("id", id)
+        })
+    }
+
     data object PauseDownload : Action {
         override fun toJson(): JSONObject = JSONObject().put("pauseDownload", JSONObject())
     }
@@ -1178,6 +1195,14 @@ sealed interface Action {
         })
     }
 
+    data class SetImportFormat(
+        val format: PromptFormat,
+    ) : Action {
+        override fun toJson(): JSONObject = JSONObject().put("setImportFormat", JSONObject().apply {
+            put("format", format.json)
+        })
+    }
+
     data class UseFileForSession(
         val path: String,
         val format: PromptFormat,
@@ -1193,6 +1218,14 @@ sealed interface Action {
     ) : Action {
         override fun toJson(): JSONObject = JSONObject().put("useForSession", JSONObject().apply {
             put("id", id)
+        })
+    }
+
+    data class FilterHistory(
+        val onlyOlin: Boolean,
+    ) : Action {
+        override fun toJson(): JSONObject = JSONObject().put("filterHistory", JSONObject().apply {
+            put("onlyOlin", onlyOlin)
         })
     }
 
@@ -1318,14 +1351,17 @@ sealed interface Action {
                 "toggleDownload" -> ToggleDownload
                 "download" -> Download(id = body.getString("id"))
                 "acceptLicence" -> AcceptLicence
+                "acceptLicenceAndDownload" -> AcceptLicenceAndDownload(id = body.getString("id"))
                 "pauseDownload" -> PauseDownload
                 "cancelDownload" -> CancelDownload
                 "use" -> Use(id = body.getString("id"))
                 "delete" -> Delete(id = body.getString("id"))
                 "retry" -> Retry
                 "importModel" -> ImportModel(value = ModelImport.from(body.getJSONObject("_0")))
+                "setImportFormat" -> SetImportFormat(format = PromptFormat.from(body.getString("format")))
                 "useFileForSession" -> UseFileForSession(path = body.getString("path"), format = PromptFormat.from(body.getString("format")))
                 "useForSession" -> UseForSession(id = body.getString("id"))
+                "filterHistory" -> FilterHistory(onlyOlin = body.getBoolean("onlyOlin"))
                 "setOlin" -> SetOlin(id = body.getString("id"), olin = body.getBoolean("olin"))
                 "removeHistoryEntry" -> RemoveHistoryEntry(id = body.getString("id"))
                 "reuse" -> Reuse(id = body.getString("id"))

@@ -92,10 +92,7 @@ class MainActivity : ComponentActivity() {
                 licence?.let { offer ->
                     ui.LicenceDialog(offer) { accepted ->
                         licence = null
-                        if (accepted) {
-                            perform(Action.AcceptLicence)
-                            perform(Action.Download(offer.entry.id))
-                        }
+                        if (accepted) perform(Action.AcceptLicenceAndDownload(offer.entry.id))
                     }
                 }
             }

@@ -54,7 +54,9 @@ public final class NativeBridge {
     public static native long open(String home, String language, String[] fontFamilies, Listener listener);
 
     /**
-     * The values of a place as JSON: "main", "models", "history", "olin", "settings" or "about".
+     * The values of a place as JSON: a {@code Place}'s name from Contract.kt ("main", "models",
+     * "history", "settings" or "about"); the history's filter is the model's
+     * ({@code filterHistory}).
      */
     public static native String screen(long handle, String place);
 

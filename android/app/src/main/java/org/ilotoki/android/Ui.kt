@@ -113,7 +113,7 @@ class Ui(
                 }
             }
             header.download?.let { download ->
-                IconButton(if (download.isRunning) IconName.PAUSE else IconName.DOWNLOAD, download.label) { perform(Action.ToggleDownload) }
+                IconButton(download.icon, download.label) { perform(Action.ToggleDownload) }
             }
             for (link in header.places) IconButton(link.icon, link.title) { go(link.place) }
         }
@@ -314,7 +314,6 @@ class Ui(
 
     @Composable
     fun Place(link: MainScreenPlaceLink, generation: Int) {
-        var olin by remember { mutableStateOf(false) }
         Column(Modifier.fillMaxSize().background(palette.paper).safeDrawingPadding().verticalScroll(rememberScrollState())
             .padding(Design.Spacing.LARGE.dp), verticalArrangement = Arrangement.spacedBy(Design.Spacing.MEDIUM.dp)) {
             Row(verticalAlignment = Alignment.CenterVertically) {
@@ -322,7 +321,7 @@ class Ui(
                 BasicText(link.title, style = fonts.body(palette, Design.TypeSize.TITLE).copy(fontWeight = FontWeight.Bold))
             }
             when (link.place) {
-                Place.HISTORY -> History(remember(olin, generation) { bridge.history(olin) }) { olin = it }
+                Place.HISTORY -> History(remember(generation) { bridge.history() })
                 Place.MODELS -> Models(remember(generation) { bridge.models() })
                 Place.SETTINGS -> Settings(remember(generation) { bridge.settings() })
                 Place.ABOUT -> About(remember(generation) { bridge.about() })
@@ -332,10 +331,10 @@ class Ui(
     }
 
     @Composable
-    private fun History(page: HistoryPage, filter: (Boolean) -> Unit) {
+    private fun History(page: HistoryPage) {
         Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
-            RowButton(page.allTitle, chosen = !page.onlyOlin) { filter(false) }
-            RowButton(page.olinTitle, chosen = page.onlyOlin) { filter(true) }
+            RowButton(page.allTitle, chosen = !page.onlyOlin) { perform(Action.FilterHistory(false)) }
+            RowButton(page.olinTitle, chosen = page.onlyOlin) { perform(Action.FilterHistory(true)) }
             Spacer(Modifier.weight(1f))
             RowButton(page.clearTitle) { perform(Action.ClearHistory) }
         }
@@ -386,16 +385,18 @@ class Ui(
                 }
             }
         }
-        var format by remember { mutableStateOf(PromptFormat.SOURCE_TARGET) }
         BasicText(page.formatTitle, style = fonts.body(palette, color = palette.quiet))
         Row(horizontalArrangement = Arrangement.spacedBy(Design.Spacing.SMALL.dp)) {
-            for (choice in page.formats) RowButton(choice.title, chosen = choice.format == format) { format = choice.format }
+            for (choice in page.formats) RowButton(choice.title, chosen = choice.format == page.chosenFormat) {
+                perform(Action.SetImportFormat(choice.format))
+            }
         }
         if (page.isImporting) {
             BasicText(page.addTitle + "…", style = fonts.body(palette, color = palette.quiet))
         } else {
-            RowButton(page.addTitle) { pickModel(format) }
+            RowButton(page.addTitle) { pickModel(page.chosenFormat) }
         }
+        page.importError?.let { BasicText(it, style = fonts.body(palette, color = palette.quiet)) }
     }
 
     @Composable
