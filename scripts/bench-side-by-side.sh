@@ -6,7 +6,7 @@
 # faster is used; its choice and figures are printed), overall and per target language.
 #
 #   scripts/bench-side-by-side.sh [--model FILE] [--threads "1 2"] [--rounds 5] [--max-tokens 32] [--avx2]
-#                                 [--batch "1 2 4 8"] [--batch-only] [--server]
+#                                 [--batch "1 2 4 8"] [--batch-only] [--server] [--serve-load]
 #
 # --server runs only what a person waits for beside what they would otherwise run: `ilotoki
 # bench --lines set --batch 1,8` (the 112 real lines, one at a time and 8 at once) against
@@ -14,6 +14,9 @@
 # batching, its prompt cache on, the full sliding-window cache) and 8 clients, over loopback,
 # the same prompts, bounds and line ends, greedy (scripts/lines_llama.py). Prints lines/s, the
 # median first piece, and the lines whose tokens are not ours one at a time.
+#
+# --serve-load runs `ilotoki serve` under load beside llama-server instead (1, 4, 16 and 64
+# clients at once; scripts/bench-serve.sh, at the last of --threads, with --rounds and --avx2).
 #
 # --batch also runs llama.cpp's llama-batched-bench (-npl at each size, prompts of our
 # paragraph's mean length) beside `ilotoki bench --to tok --prompts 8 --batch …` (an
@@ -45,11 +48,13 @@ avx2=false
 batches=""
 batch_only=false
 server=false
+serve_load=false
 while [ $# -gt 0 ]; do
     case "$1" in
     --batch) batches=$2; shift 2 ;;
     --batch-only) batch_only=true; shift ;;
     --server) server=true; shift ;;
+    --serve-load) serve_load=true; shift ;;
     --avx2) avx2=true; shift ;;
     --model) model=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
@@ -58,6 +63,11 @@ while [ $# -gt 0 ]; do
     *) die "unknown option $1" ;;
     esac
 done
+if [ "$serve_load" = true ]; then
+    serve_flags=(--model "$model" --threads "${threads##* }" --rounds "$rounds")
+    [ "$avx2" = false ] || serve_flags+=(--avx2)
+    exec "$REPO_ROOT/scripts/bench-serve.sh" "${serve_flags[@]}"
+fi
 
 [ -f "$model" ] || "$REPO_ROOT/scripts/fetch-test-models.sh" >&2
 if [ "$avx2" = true ]; then

@@ -62,6 +62,7 @@ def main():
     lock = threading.Lock()
     taken = [0]
     latencies, answers, failures = [], {}, []
+    unsteady = set()  # lines answered differently within this run
     deadline = time.monotonic() + args.seconds
 
     def client():
@@ -82,6 +83,8 @@ def main():
             with lock:
                 latencies.append(time.monotonic() - started)
                 answers.setdefault(line, text)
+                if answers[line] != text:
+                    unsteady.add(line)
 
     started = time.monotonic()
     threads = [threading.Thread(target=client) for _ in range(args.clients)]
@@ -97,11 +100,12 @@ def main():
         "throughput": len(latencies) / wall if wall > 0 else 0,
         "p50": statistics.median(latencies) if latencies else None,
         "p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else None,
-        "answers": answers,
+        "answers": answers, "unsteady": sorted(unsteady),
     }
     Path(args.out).write_text(json.dumps(result, ensure_ascii=False, indent=1))
     print(f"{args.kind:8} {args.clients:3} clients: {len(latencies)} answers in {wall:.1f} s, "
-          f"{result['throughput']:.2f}/s, p50 {result['p50'] or 0:.2f} s, p95 {result['p95'] or 0:.2f} s, {len(failures)} failed", file=sys.stderr)
+          f"{result['throughput']:.2f}/s, p50 {result['p50'] or 0:.2f} s, p95 {result['p95'] or 0:.2f} s, {len(failures)} failed"
+          + (f", {len(unsteady)} lines answered two ways" if unsteady else ""), file=sys.stderr)
 
 
 if __name__ == "__main__":

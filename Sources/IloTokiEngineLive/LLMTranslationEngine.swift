@@ -187,6 +187,8 @@ private final class FeedOfPrompts: BatchFeeding {
         self.feed = feed
     }
 
+    var showsEveryPiece: Bool { feed.showsEveryPiece }
+
     func take() -> FeedChanges {
         let changes = feed.take()
         return FeedChanges(

@@ -36,6 +36,9 @@ public struct FeedChanges: Sendable, Equatable {
 /// Where a running batch's prompts come from (a server's requests, each arriving while others
 /// are translated). The engine calls it on its own thread, between the batch's steps.
 public protocol BatchFeeding: AnyObject, Sendable {
+    /// Whether the reader of the events shows each piece as it comes; when not, a prompt's
+    /// first piece is sent at once and the rest together before its end.
+    var showsEveryPiece: Bool { get }
     /// What came since the last call; never blocks.
     func take() -> FeedChanges
     /// Blocks until something comes or `seconds` have passed (the engine has nothing to do).
@@ -89,6 +92,10 @@ private struct FedRun {
 
     /// Prompts taken from the feed that no batch of the core has yet.
     var waiting: [FedPrompt] = []
+    /// For a feed whose reader takes whole answers: each prompt's text since its first piece,
+    /// sent before its end.
+    var held: [Int: String] = [:]
+    var sentFirstPiece: Set<Int> = []
     /// The running batch's prompts not yet ended: the core's index to the feed's, and back.
     var feedIndex: [Int32: Int] = [:]
     var coreIndex: [Int: Int32] = [:]
@@ -136,6 +143,7 @@ private struct FedRun {
         }
         engine.concludeBatch(job, continuation) {
             for index in coreIndex.keys.sorted() + waiting.map(\.index) + feed.take().prompts.map(\.index) {
+                if let text = held.removeValue(forKey: index), !text.isEmpty { continuation.yield(.piece(index: index, text)) }
                 continuation.yield(.finished(index: index, GenerationStats(finishReason: .stopped)))
             }
         }
@@ -236,11 +244,16 @@ private struct FedRun {
         switch status {
         case ILOTOKI_LLM_OK:
             guard let index = feedIndex[core] else { return }
-            let bytes = UnsafeRawBufferPointer(start: text, count: length)
-            continuation.yield(.piece(index: index, String(decoding: bytes, as: UTF8.self)))
+            let piece = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
+            if feed.showsEveryPiece || sentFirstPiece.insert(index).inserted {
+                continuation.yield(.piece(index: index, piece))
+            } else {
+                held[index, default: ""] += piece
+            }
         case ILOTOKI_LLM_SEQUENCE_DONE:
             guard let index = feedIndex.removeValue(forKey: core) else { return }
             coreIndex[index] = nil
+            sendHeld(index)
             continuation.yield(engine.sequenceEnd(core, as: index))
         case ILOTOKI_LLM_DONE:
             endBatch(.stopped)
@@ -249,10 +262,18 @@ private struct FedRun {
         }
     }
 
+    /// Sends what was held of a prompt's text (a feed whose reader takes whole answers),
+    /// before the prompt's end.
+    mutating func sendHeld(_ index: Int) {
+        sentFirstPiece.remove(index)
+        if let text = held.removeValue(forKey: index), !text.isEmpty { continuation.yield(.piece(index: index, text)) }
+    }
+
     /// The core's batch has ended: its prompts not reported end now (none after a normal end),
     /// and the next prompts start a new one.
     mutating func endBatch(_ reason: FinishReason, _ failure: EngineError? = nil) {
         for (core, index) in feedIndex.sorted(by: { $0.key < $1.key }) {
+            sendHeld(index)
             if let failure {
                 continuation.yield(.failed(index: index, failure))
             } else {
@@ -263,6 +284,8 @@ private struct FedRun {
         }
         feedIndex = [:]
         coreIndex = [:]
+        held = [:]
+        sentFirstPiece = []
         running = false
         full = false
         members = 0

@@ -18,7 +18,12 @@ import Testing
     /// A feed the test fills while the batch runs: at once, or on the engine's own schedule
     /// (after its Nth look between steps, whatever the test's thread is doing meanwhile).
     final class Feed: BatchFeeding {
+        let showsEveryPiece: Bool
         private let changes = Locked(FeedChanges())
+
+        init(showsEveryPiece: Bool = true) {
+            self.showsEveryPiece = showsEveryPiece
+        }
         private let schedule = Locked<(looks: Int, due: [Int: FeedChanges])>((0, [:]))
 
         func add(_ index: Int, _ prompt: String, maxTokens: Int = 24) {
@@ -106,6 +111,24 @@ import Testing
         let firstOfTwo = try #require(run.order.firstIndex(of: "+2"))
         let lastEnd = try #require([run.order.firstIndex(of: "0"), run.order.firstIndex(of: "1")].compactMap { $0 }.max())
         #expect(firstOfTwo < lastEnd, "prompt 2 waited for the batch to end: \(run.order)")
+    }
+
+    /// A server answers whole texts: its feed takes a prompt's first piece at once (the
+    /// prompt has begun) and the rest in one piece before its end, the same text.
+    @Test func aFeedThatTakesWholeAnswersGetsTheSameTextInTwoPieces() async throws {
+        let prompts = Array(BatchTests.prompts.prefix(4))
+        let feed = Feed(showsEveryPiece: false)
+        for (index, prompt) in prompts.enumerated() { feed.add(index, prompt) }
+        feed.close()
+        let run = try await run(feed, sequences: 2, head: .full) { _ in }
+        #expect(run.failures.isEmpty && run.stats.count == prompts.count)
+        for index in prompts.indices {
+            let stats = try #require(run.stats[index])
+            let pieces = run.pieces[index] ?? []
+            try #require(stats.tokens.count >= 3, "prompt \(index) gives several tokens")
+            #expect(pieces.count == 2, "prompt \(index): \(pieces.count) pieces")
+            #expect(Array(pieces.joined().utf8) == engine.detokenize(stats.tokens), "prompt \(index)'s text")
+        }
     }
 
     @Test func aPromptGivenUpEndsStoppedAndTheOthersGoOn() async throws {

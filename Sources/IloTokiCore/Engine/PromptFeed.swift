@@ -28,6 +28,11 @@ public final class PromptFeed: @unchecked Sendable {
     public let maxLines: Int
     /// The largest token limit of any prompt.
     public let maxTokens: Int
+    /// Whether whoever reads the events shows each piece as it comes. When not (a server
+    /// answers whole texts), the engine may send a prompt's first piece at once and the rest
+    /// together at its end: the same text, and no wakeup of the reader for every token, which
+    /// on a device with as many cores as decoding threads takes time from the decoding.
+    public let showsEveryPiece: Bool
 
     private let condition = NSCondition()
     private var pending = Changes()
@@ -35,10 +40,11 @@ public final class PromptFeed: @unchecked Sendable {
     private var closed = false
     private var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
 
-    public init(stopSequences: [String], maxLines: Int = 1, maxTokens: Int = Translator.defaultMaxTokens) {
+    public init(stopSequences: [String], maxLines: Int = 1, maxTokens: Int = Translator.defaultMaxTokens, showsEveryPiece: Bool = true) {
         self.stopSequences = stopSequences
         self.maxLines = maxLines
         self.maxTokens = maxTokens
+        self.showsEveryPiece = showsEveryPiece
     }
 
     /// Hands a prompt to the engine; returns the index its events will carry, or `nil` once the

@@ -7,7 +7,8 @@ extension Translator {
     /// (`TranslationEngine.completeAll(fedBy:)`), rather than waiting for them to end.
     ///
     /// The updates carry the indices `TranslationFeed.add` returns, each text's in its own
-    /// order, ending with a final progress or a failure. They end once the feed is closed and
+    /// order, ending with a final progress or a failure. A text's translation may come in few
+    /// pieces (its first piece at once, the rest at its end: the reader answers whole texts). They end once the feed is closed and
     /// every text added has ended. Cancelling the consuming task stops every translation.
     /// - Parameter whenFinished: called with each text and its final progress, on whatever
     ///   thread the engine's events arrive, under the feed's lock (it must not call the feed).
@@ -15,7 +16,7 @@ extension Translator {
         whenFinished: @escaping @Sendable (TextToTranslate, TranslationProgress) -> Void = { _, _ in }
     ) -> (updates: AsyncThrowingStream<TextUpdate, Error>, feed: TranslationFeed) {
         let (updates, continuation) = AsyncThrowingStream<TextUpdate, Error>.makeStream()
-        let prompts = PromptFeed(stopSequences: format.allStopSequences, maxLines: 1, maxTokens: maxTokens)
+        let prompts = PromptFeed(stopSequences: format.allStopSequences, maxLines: 1, maxTokens: maxTokens, showsEveryPiece: false)
         let feed = TranslationFeed(translator: self, prompts: prompts, continuation: continuation, whenFinished: whenFinished)
         let events = engine.completeAll(fedBy: prompts)
         let task = Task {
