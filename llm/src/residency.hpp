@@ -33,6 +33,12 @@ public:
     /// The fraction of the file's pages in memory now (1 when unknown).
     double resident_fraction();
 
+    /// The same, estimated from about `samples` pages spread evenly over the file. `mincore`
+    /// over a whole file costs the kernel a page-cache lookup per page (about 5 ms for Gemma 3
+    /// 270M's 62,000 pages on a 2-core EPYC, every translation); a sample answers "nearly all
+    /// of it is here" for a fraction of that.
+    double sampled_fraction(size_t samples);
+
     /// What `restore` did.
     struct Restore {
         double resident_before = 1.0;
@@ -40,7 +46,8 @@ public:
         double milliseconds = 0;
     };
 
-    /// When less than `threshold` of the file is in memory, reads every missing run of pages
+    /// When less than `threshold` of the file is in memory (by a sample of its pages first, then
+    /// all of them when the sample says it is not), reads every missing run of pages
     /// back in order (large sequential reads, so the pages come back at the storage's speed,
     /// not one fault at a time) and waits for them: into llama.cpp's mapping with
     /// MADV_POPULATE_READ where the kernel has it, else through the descriptor.
