@@ -118,7 +118,8 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     batch.every_row = head != nullptr && start_params.head == ILOTOKI_LLM_HEAD_TRIMMED && head->every_row_is_faster();
     restore_residency(start_params.restore_residency);
     prepare_batch_context(static_cast<int32_t>(batch.slots.size()), round_up(longest_need, kContextGranule), tokens_per_evaluation);
-    llama_memory_clear(llama_get_memory(batches.context), true);
+    // The cells emptied, their buffers not zeroed (as for a single translation, generation.cpp).
+    llama_memory_clear(llama_get_memory(batches.context), false);
     // The trimmed head, as `start` decides it (a batch is always greedy).
     const ilotoki::CharacterSet kept_characters(start_params.output_characters, start_params.output_character_count);
     batch.trimming = head != nullptr && start_params.head == ILOTOKI_LLM_HEAD_TRIMMED && !kept_characters.empty();

@@ -144,8 +144,11 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     // Pages the system took while the app was away come back in one pass, before decoding.
     restore_residency(params.restore_residency);
     // Every translation starts fresh: no conversation state is carried over, but the cells of
-    // the prompt's beginning where an earlier prompt had the same (prefix_cache.hpp).
-    llama_memory_clear(llama_get_memory(context), true);
+    // the prompt's beginning where an earlier prompt had the same (prefix_cache.hpp). The
+    // cells are emptied, not their buffers zeroed: attention skips every cell not in use (its
+    // mask is -inf, and llama.cpp's kernels leave such cells out), and zeroing tens of MiB of
+    // buffers took milliseconds of every translation.
+    llama_memory_clear(llama_get_memory(context), false);
     started = true;
     // The trimmed head serves greedy choices from the last prompt token on.
     bool trimming = head != nullptr && params.head == ILOTOKI_LLM_HEAD_TRIMMED && params.selection == ILOTOKI_LLM_SELECT_ARGMAX &&
