@@ -15,6 +15,10 @@
 # the same prompts, bounds and line ends, greedy (scripts/lines_llama.py). Prints lines/s, the
 # median first piece, and the lines whose tokens are not ours one at a time.
 #
+# --exact (with --server): llama-server with GGML_CPU_COLUMN_EXACT=1 (llm/patches, 0004): its
+# products compute each column as a one-column product does, as our core's always do, so its
+# tokens do not depend on its prompt cache.
+#
 # --serve-load runs `ilotoki serve` under load beside llama-server instead (1, 4, 16 and 64
 # clients at once; scripts/bench-serve.sh, at the last of --threads, with --rounds and --avx2).
 #
@@ -49,12 +53,14 @@ batches=""
 batch_only=false
 server=false
 serve_load=false
+exact=false
 while [ $# -gt 0 ]; do
     case "$1" in
     --batch) batches=$2; shift 2 ;;
     --batch-only) batch_only=true; shift ;;
     --server) server=true; shift ;;
     --serve-load) serve_load=true; shift ;;
+    --exact) exact=true; shift ;;
     --avx2) avx2=true; shift ;;
     --model) model=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
@@ -102,7 +108,8 @@ if [ "$server" = true ]; then
         for t in $threads; do
             "$ilotoki" bench --model "$model" --threads "$t" --lines set --batch 1,8 --json >"$work/lines-ours-$t-$round.json"
             for parallel in 1 8; do
-                "$llama_server" -m "$model" -t "$t" --parallel "$parallel" -c $((1024 * parallel)) --cont-batching --swa-full \
+                GGML_CPU_COLUMN_EXACT=$([ "$exact" = true ] && echo 1 || echo 0) \
+                    "$llama_server" -m "$model" -t "$t" --parallel "$parallel" -c $((1024 * parallel)) --cont-batching --swa-full \
                     --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
                 pid=$!
                 wait_for_url "http://127.0.0.1:$port/health"
