@@ -47,15 +47,11 @@ done
 [ -f "$model" ] || "$REPO_ROOT/scripts/fetch-test-models.sh" >&2
 if [ "$avx2" = true ]; then
     llama_server=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-server --avx2)
-    # Linked into a scratch path of its own, again each time (SwiftPM does not see the archive change).
-    rm -f "$REPO_ROOT/.build-avx2/release/ilotoki"
-    ILOTOKI_LLM_LIB="$BUILD_DIR/llm-avx2/lib" swift build -c release --product ilotoki --scratch-path "$REPO_ROOT/.build-avx2" >&2
-    ilotoki="$REPO_ROOT/.build-avx2/release/ilotoki"
+    ilotoki=$(release_ilotoki --avx2)
     export ILOTOKI_ROW_KERNEL=avx2
 else
     llama_server=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-server)
-    swift build -c release --product ilotoki >&2
-    ilotoki="$REPO_ROOT/.build/release/ilotoki"
+    ilotoki=$(release_ilotoki)
 fi
 python=python3
 [ -x "$BUILD_DIR/venv/bin/python" ] && python="$BUILD_DIR/venv/bin/python"

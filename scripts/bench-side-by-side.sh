@@ -79,16 +79,12 @@ fi
 if [ "$avx2" = true ]; then
     llama_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-bench --avx2)
     [ -z "$batches" ] || llama_batched_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-batched-bench --avx2)
-    # Linked into a scratch path of its own, again each time (SwiftPM does not see the archive change).
-    rm -f "$REPO_ROOT/.build-avx2/release/ilotoki"
-    ILOTOKI_LLM_LIB="$BUILD_DIR/llm-avx2/lib" swift build -c release --product ilotoki --scratch-path "$REPO_ROOT/.build-avx2" >&2
-    ilotoki="$REPO_ROOT/.build-avx2/release/ilotoki"
+    ilotoki=$(release_ilotoki --avx2)
     export ILOTOKI_ROW_KERNEL=avx2
 else
     llama_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-bench)
     [ -z "$batches" ] || llama_batched_bench=$("$REPO_ROOT/scripts/build-llama-tool.sh" llama-batched-bench)
-    swift build -c release --product ilotoki >&2
-    ilotoki="$REPO_ROOT/.build/release/ilotoki"
+    ilotoki=$(release_ilotoki)
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

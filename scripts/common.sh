@@ -263,3 +263,17 @@ generate_kotlin() {
 TOKI_PONA_TEST_CHARACTERS="9-A,D,20-40,5B-60,7B-7E,41,45,49-50,53-55,57,61,65,69-70,73-75,77"
 # shellcheck disable=SC2034
 WIDER_TEST_CHARACTERS="9-A,D,20-7E,A0-24F,300-36F,400-4FF,1EA0-1EF9,2010-205E"
+
+# release_ilotoki [--avx2]: builds the release `ilotoki` and prints its path. With --avx2, linked
+# with llama.cpp built for AVX2 (build/llm-avx2) into a scratch path of its own, again each time
+# (SwiftPM does not see the archive change).
+release_ilotoki() {
+    if [ "${1:-}" = --avx2 ]; then
+        rm -f "$REPO_ROOT/.build-avx2/release/ilotoki"
+        ILOTOKI_LLM_LIB="$BUILD_DIR/llm-avx2/lib" swift build -c release --product ilotoki --scratch-path "$REPO_ROOT/.build-avx2" >&2 || return 1
+        echo "$REPO_ROOT/.build-avx2/release/ilotoki"
+    else
+        swift build -c release --product ilotoki >&2 || return 1
+        echo "$REPO_ROOT/.build/release/ilotoki"
+    fi
+}

@@ -58,6 +58,11 @@ import Testing
                     sent += count
                 }
             }
+            return try parse(receiveAll(socket))
+        }
+
+        /// Everything the server sends on `socket` until it closes the connection.
+        static func receiveAll(_ socket: Int32) -> Data {
             var received = Data()
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
@@ -65,7 +70,7 @@ import Testing
                 if count <= 0 { break }
                 received.append(contentsOf: buffer[0..<count])
             }
-            return try parse(received)
+            return received
         }
 
         static func parse(_ data: Data) throws -> Answer {
@@ -307,16 +312,7 @@ import Testing
             raw.withUnsafeBytes { _ = Glibc.send(socket, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
         }
         var statuses: [Int] = []
-        for socket in sockets {
-            var received = Data()
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let got = recv(socket, &buffer, buffer.count, 0)
-                if got <= 0 { break }
-                received.append(contentsOf: buffer[0..<got])
-            }
-            statuses.append((try? Answer.parse(received))?.status ?? -1)
-        }
+        for socket in sockets { statuses.append((try? Answer.parse(Answer.receiveAll(socket)))?.status ?? -1) }
         #expect(statuses.filter { $0 == 200 }.count == count, "answered: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
         #expect(await stop(server).status == 0)
     }
