@@ -92,10 +92,9 @@ private struct FedRun {
 
     /// Prompts taken from the feed that no batch of the core has yet.
     var waiting: [FedPrompt] = []
-    /// For a feed whose reader takes whole answers: each prompt's text since its first piece,
-    /// sent before its end.
+    /// For a feed whose reader takes whole answers: each prompt whose first piece was sent,
+    /// with its text since, sent before its end.
     var held: [Int: String] = [:]
-    var sentFirstPiece: Set<Int> = []
     /// The running batch's prompts not yet ended: the core's index to the feed's, and back.
     var feedIndex: [Int32: Int] = [:]
     var coreIndex: [Int: Int32] = [:]
@@ -143,7 +142,7 @@ private struct FedRun {
         }
         engine.concludeBatch(job, continuation) {
             for index in coreIndex.keys.sorted() + waiting.map(\.index) + feed.take().prompts.map(\.index) {
-                if let text = held.removeValue(forKey: index), !text.isEmpty { continuation.yield(.piece(index: index, text)) }
+                sendHeld(index)
                 continuation.yield(.finished(index: index, GenerationStats(finishReason: .stopped)))
             }
         }
@@ -245,8 +244,9 @@ private struct FedRun {
         case ILOTOKI_LLM_OK:
             guard let index = feedIndex[core] else { return }
             let piece = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
-            if feed.showsEveryPiece || sentFirstPiece.insert(index).inserted {
+            if feed.showsEveryPiece || held[index] == nil {
                 continuation.yield(.piece(index: index, piece))
+                if !feed.showsEveryPiece { held[index] = "" }
             } else {
                 held[index, default: ""] += piece
             }
@@ -265,7 +265,6 @@ private struct FedRun {
     /// Sends what was held of a prompt's text (a feed whose reader takes whole answers),
     /// before the prompt's end.
     mutating func sendHeld(_ index: Int) {
-        sentFirstPiece.remove(index)
         if let text = held.removeValue(forKey: index), !text.isEmpty { continuation.yield(.piece(index: index, text)) }
     }
 
@@ -285,7 +284,6 @@ private struct FedRun {
         feedIndex = [:]
         coreIndex = [:]
         held = [:]
-        sentFirstPiece = []
         running = false
         full = false
         members = 0

@@ -39,9 +39,14 @@ public enum LanguageDetector {
     /// Guesses the language of `text` (English when it cannot tell).
     public static func detect(_ text: String) -> Result {
         let text = text.precomposedStringWithCanonicalMapping
+        return detect(text, letters: LetterCount(text))
+    }
+
+    /// `detect` of a text already normalised, with its letters already counted.
+    private static func detect(_ text: String, letters: LetterCount) -> Result {
         let confidence = tokiPonaConfidence(of: text)
         if confidence >= threshold { return Result(language: .tokiPona, tokiPonaConfidence: confidence) }
-        return Result(language: otherLanguage(of: text), tokiPonaConfidence: confidence)
+        return Result(language: letters.language, tokiPonaConfidence: confidence)
     }
 
     /// What `text` says about its language, including when it says nothing.
@@ -53,7 +58,7 @@ public enum LanguageDetector {
         guard !words.isEmpty else { return .undecided }
         if letters.marksALanguage { return .language(letters.language) }
         if words.allSatisfy({ sharedWithOtherLanguages.contains($0.lowercased()) }) { return .undecided }
-        return .language(detect(text).language)
+        return .language(detect(text, letters: letters).language)
     }
 
     /// 0…1: how much of the text's evidence speaks for Toki Pona. Toki Pona words count for
@@ -202,10 +207,6 @@ public enum LanguageDetector {
             default: "another script"
             }
         }
-    }
-
-    static func otherLanguage(of text: String) -> Language {
-        LetterCount(text).language
     }
 
     /// Letters no Toki Pona text contains (other scripts, accented Latin).
