@@ -61,6 +61,8 @@ public final class ServedTranslations: ServedTranslating {
 
     /// Texts waiting or being translated.
     public var queued: Int { pending.count }
+    /// Texts pending that have their first translated word (the deadline no longer applies).
+    var started: Int { pending.values.filter(\.started).count }
 
     public func translate(_ texts: [TextToTranslate]) async throws -> [Result<String, Error>] {
         guard !texts.isEmpty else { return [] }

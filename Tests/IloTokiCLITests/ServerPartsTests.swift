@@ -135,11 +135,12 @@ import Testing
     }
 
     @Test func aTextThatCannotStartInTimeAnswers503() async throws {
-        // One at a time: a text waits behind a long one (at least 20 s) past its deadline (2 s,
-        // long enough for the long one's first piece on a loaded machine).
-        let served = try await served(long: 20_000, deadline: .seconds(2), parallel: 1)
+        // One at a time: a text waits behind a long one (at least 60 s) past its deadline. The
+        // late text is sent only once the long one has its first piece, so the long one is past
+        // the deadline's reach however loaded the machine is.
+        let served = try await served(long: 60_000, deadline: .seconds(3) * testTimeScale, parallel: 1)
         let running = Task { try await served.translate(Self.texts("Long.")) }
-        #expect(await eventually { served.queued == 1 })
+        #expect(await eventually { served.started == 1 })
         let late = try await served.translate(Self.texts("Late."))
         guard case .failure(let error as APIError) = late.first else {
             Issue.record("a text that never started was answered \(late)")
