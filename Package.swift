@@ -11,14 +11,14 @@ let root = Context.packageDirectory
 // scripts/build-llm.sh makes build/llm/lib; ILOTOKI_LLM_LIB names another build of it (the
 // AVX2 one that valgrind can run, for scripts/bench-swift-layer.sh).
 let llmLibrary = Context.environment["ILOTOKI_LLM_LIB"] ?? "\(root)/build/llm/lib"
-// ILOTOKI_CORE_ONLY=1 leaves out everything that links the inference core (the engine, the
+// ILOTOKI_WITHOUT_LLM=1 leaves out everything that links the inference library (the engine, the
 // front ends and their tests), so Core, the design and their tests build and run on a
-// machine that never built llama.cpp: `ILOTOKI_CORE_ONLY=1 swift test`. An environment
+// machine that never built llama.cpp: `ILOTOKI_WITHOUT_LLM=1 swift test`. An environment
 // variable rather than a look at build/llm: SwiftPM caches what the manifest says, and only
 // a change of the environment makes it read the manifest again.
-let coreOnly = Context.environment["ILOTOKI_CORE_ONLY"] != nil
+let withoutLLM = Context.environment["ILOTOKI_WITHOUT_LLM"] != nil
 // The manifest is read on the machine that builds. On a Mac (for iOS, iPadOS and macOS) the
-// inference core is the XCFramework scripts/build-apple.sh makes, and nothing uses unsafe
+// inference library is the XCFramework scripts/build-apple.sh makes, and nothing uses unsafe
 // flags (SwiftPM refuses them in a package an app depends on); on Linux it is the archive
 // scripts/build-llm.sh makes. ILOTOKI_MANIFEST=apple reads the Apple branch on Linux, so
 // scripts/check-apple.sh can check it with `swift package dump-package`.
@@ -60,19 +60,25 @@ let package = Package(
         ),
         // A value behind a lock, on every platform the app supports.
         .target(name: "IloTokiLocking"),
-        // Languages, prompts, catalog, model store, downloads, history, settings, the app model
-        // and the screen it derives (naming the design's icons). Knows the engine only through
-        // its own seam.
+        // Languages, prompts, catalog, model store, history, settings, the app model and the
+        // screen it derives (naming the design's icons). Knows the engine and the downloader
+        // only through its own seams.
         .target(
             name: "IloTokiCore",
             dependencies: ["CSHA256", "IloTokiLocking", "IloTokiDesign"]
         ),
         // The design tokens and icons: plain data every front end draws from.
         .target(name: "IloTokiDesign"),
+        // Core's download seam over HTTP (URLSession): resumable, verified downloads from the
+        // Hugging Face Hub or a mirror. Front ends wire it in, as they do the live engine.
+        .target(
+            name: "IloTokiDownloadLive",
+            dependencies: ["IloTokiCore", "IloTokiLocking"]
+        ),
         // Downloads one URL with the product's downloader (tests, benchmarks, mirrors by hand).
         .executableTarget(
             name: "ilotoki-fetch",
-            dependencies: ["IloTokiCore"]
+            dependencies: ["IloTokiCore", "IloTokiDownloadLive"]
         ),
         // Serves a file like Hugging Face does, misbehaving on request (benchmarks, trying by hand).
         .executableTarget(
@@ -87,21 +93,21 @@ let package = Package(
         .target(name: "IloTokiTestSupport", dependencies: ["IloTokiCore", "IloTokiLocking"]),
         .testTarget(
             name: "IloTokiCoreTests",
-            dependencies: ["IloTokiCore", "CSHA256", "IloTokiLocking", "IloTokiTestSupport"]
+            dependencies: ["IloTokiCore", "IloTokiDownloadLive", "CSHA256", "IloTokiLocking", "IloTokiTestSupport"]
         ),
         .testTarget(name: "IloTokiDesignTests", dependencies: ["IloTokiDesign"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
-if !coreOnly {
+if !withoutLLM {
     package.products += [
         .executable(name: "ilotoki", targets: ["ilotoki"]),
         .library(name: "IloTokiLLM", targets: ["IloTokiLLM"]),
         .library(name: "IloTokiEngineLive", targets: ["IloTokiEngineLive"]),
     ]
     package.targets += [
-        // The plain-C inference core (llm/include/ilotoki_llm.h) and llama.cpp: one archive on
+        // The plain-C inference library (llm/include/ilotoki_llm.h) and llama.cpp: one archive on
         // Linux, an XCFramework (device, simulator, Mac; Metal where there is a GPU) on Apple.
         apple
             ? .binaryTarget(name: "CIloTokiLLM", path: "build/apple/CIloTokiLLM.xcframework")
@@ -121,7 +127,13 @@ if !coreOnly {
         // The live engine behind Core's seam: llama.cpp through IloTokiLLM. Front ends wire it in.
         .target(
             name: "IloTokiEngineLive",
-            dependencies: ["IloTokiCore", "IloTokiLLM"]
+            dependencies: ["IloTokiCore", "IloTokiDownloadLive", "IloTokiLLM"]
+        ),
+        // `ilotoki bench`'s measuring: the one part of the command line that reaches the engine
+        // itself (IloTokiLLM), for its decode rates, the trimmed head and the batches.
+        .target(
+            name: "IloTokiBench",
+            dependencies: ["IloTokiCore", "IloTokiEngineLive", "IloTokiLLM"]
         ),
         // Line editing for the interactive session, over libedit (Debian's libedit-dev).
         .target(
@@ -132,7 +144,7 @@ if !coreOnly {
         .target(
             name: "IloTokiCLI",
             dependencies: [
-                "IloTokiCore", "IloTokiEngineLive", "IloTokiLLM", "IloTokiLocking", "CLineEditor",
+                "IloTokiCore", "IloTokiEngineLive", "IloTokiBench", "IloTokiLocking", "CLineEditor",
                 // `ilotoki serve` needs libmicrohttpd, which Debian packages; on Linux only.
                 .target(name: "IloTokiServer", condition: .when(platforms: [.linux])),
             ]
@@ -158,12 +170,12 @@ if !coreOnly {
         ),
         .testTarget(
             name: "IloTokiEngineLiveTests",
-            dependencies: ["IloTokiEngineLive", "IloTokiCore", "IloTokiTestSupport"]
+            dependencies: ["IloTokiEngineLive", "IloTokiCore", "IloTokiDownloadLive", "IloTokiTestSupport"]
         ),
         .testTarget(
             name: "IloTokiCLITests",
             dependencies: [
-                "IloTokiCLI", "IloTokiCore", "IloTokiEngineLive", "IloTokiLocking", "IloTokiTestSupport",
+                "IloTokiCLI", "IloTokiBench", "IloTokiCore", "IloTokiEngineLive", "IloTokiLLM", "IloTokiLocking", "IloTokiTestSupport",
                 .target(name: "IloTokiServer", condition: .when(platforms: [.linux])),
             ]
         ),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How much of a generated token's work is the Swift layer (the engine's queue, the stream,
-# the consumer) rather than llama.cpp and the C core, counted in instructions with
+# the consumer) rather than llama.cpp and the inference library, counted in instructions with
 # valgrind's callgrind (stable where timings on a shared machine are not).
 #
 # Two runs of `ilotoki bench` differ only in tokens per prompt; the difference between them
@@ -69,6 +69,6 @@ t2, c2, g2 = figures(large)
 extra = g2 - g1
 swift = (t2 - t1) - (c2 - c1)
 print(f"tokens generated: {g1} and {g2} ({extra} extra, {extra} more single-token evaluations)")
-print(f"instructions per extra token: {(t2 - t1) / extra:,.0f} in all, {(c2 - c1) / extra:,.0f} in the C core and llama.cpp")
+print(f"instructions per extra token: {(t2 - t1) / extra:,.0f} in all, {(c2 - c1) / extra:,.0f} in the inference library and llama.cpp")
 print(f"Swift layer per token: {swift / extra:,.0f} instructions = {100 * swift / (t2 - t1):.3f} % of a token")
 PY

@@ -37,7 +37,7 @@ cp "$BUILD_DIR/fonts/SpaceGrotesk[wght].ttf" "$BUILD_DIR/fonts/$SITELEN_FONT_FIL
     "$BUILD_DIR/fonts/SpaceGrotesk-LICENSE.txt" "$BUILD_DIR/fonts/sitelen-seli-kiwen-LICENSE.txt" \
     "$BUILD_DIR/words/linku-words.json" "$REPO_ROOT/licenses/lipu-Linku-CC-BY-SA-4.0.txt" "$out/assets/"
 
-# llama.cpp and the C core, static, for arm64 phones: ARMv8.2 with dot product and fp16 (every
+# llama.cpp and the inference library, static, for arm64 phones: ARMv8.2 with dot product and fp16 (every
 # arm64 Android phone since 2018), no OpenMP, performance cores chosen at run time as on Linux.
 FLAGS=(
     -DCMAKE_TOOLCHAIN_FILE="$ndk/build/cmake/android.toolchain.cmake" -DANDROID_ABI="$ABI"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the inference core for Apple's platforms and makes
+# Builds the inference library for Apple's platforms and makes
 # build/apple/CIloTokiLLM.xcframework, which Package.swift links on a Mac: llama.cpp (pinned,
 # as on Linux) and llm/, static, one archive per platform, merged with libtool.
 #

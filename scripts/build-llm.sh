@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds llama.cpp (pinned, static) and the C inference core in llm/, and merges them into
+# Builds llama.cpp (pinned, static) and the C inference library in llm/, and merges them into
 # build/llm/lib/libilotoki_llm.a, which the Swift package links.
 #
 # Idempotent. llama.cpp's build is cached under $ILOTOKI_CACHE keyed by source, flags,
@@ -72,4 +72,4 @@ cp "$core_dir/output_filter_test" "$core_dir/output_rows_test" "$core_dir/row_do
 printf '%s\n' "$source_dir" >"$out/llama-source-dir"
 printf '%s\n' "$llama_dir" >"$out/llama-build-dir"
 printf '%s\n' "${LLAMA_CMAKE_FLAGS[@]}" >"$out/llama-cmake-flags"
-log "inference core ready: $out/lib/libilotoki_llm.a"
+log "inference library ready: $out/lib/libilotoki_llm.a"

@@ -106,7 +106,7 @@ for action in ["android.intent.action.PROCESS_TEXT", "android.intent.action.SEND
               and f.get(android + "label") == "@string/translate_with" for actions, data, f in filters),
           f"MainActivity does not take {action} of text/plain under @string/translate_with")
 # Their label is Core's UIText.translateWith, in each of Core's languages (tables in the order en, ru, vi, tok).
-core = re.findall(r'\.translateWith: "([^"]*)"', pathlib.Path("Sources/IloTokiCore/App/UIStrings.swift").read_text())
+core = re.findall(r'\.translateWith: "([^"]*)"', pathlib.Path("Sources/IloTokiCore/Screen/UIStrings.swift").read_text())
 check(len(core) == 4, f"Core has {len(core)} translateWith strings, not 4")
 for directory, text in zip(["values", "values-ru", "values-vi", "values-b+tok"], core):
     strings = {s.get("name"): s.text for s in ET.parse(app / "res" / directory / "strings.xml").getroot().iter("string")}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks on Linux what can be checked of the Apple app without a Mac (scripts/test.sh runs it):
 #   - every Swift file of the app (Apple/IloToki) and of its tests (Apple/IloTokiTests) is
-#     type-checked in Swift 6 mode against the real IloTokiCore, IloTokiDesign and
-#     IloTokiEngineLive modules and the committed stubs of the SDK surface it uses
+#     type-checked in Swift 6 mode against the real IloTokiCore, IloTokiDesign,
+#     IloTokiDownloadLive and IloTokiEngineLive modules and the committed stubs of the SDK surface it uses
 #     (Apple/Stubs: SwiftUI, UIKit or AppKit, UniformTypeIdentifiers, Core Text, CoreGraphics),
 #     twice: the iOS branch (with UIKit) and the macOS branch (with AppKit);
 #   - Info.plist and the entitlements parse and hold the keys the app needs;
@@ -33,7 +33,8 @@ module_flags=(-I "$modules" -Xcc "-fmodule-map-file=$modules/CSHA256/module.modu
 emit() {
     local name=$1
     shift
-    swiftc -parse-as-library -swift-version 6 -module-name "$name" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
+    # One package name, as SwiftPM gives its modules: `package` declarations reach each other.
+    swiftc -parse-as-library -swift-version 6 -package-name ilotoki -module-name "$name" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
         -suppress-warnings "${module_flags[@]}" "$@" || die "$name does not compile"
 }
 emit IloTokiLocking "$root"/Sources/IloTokiLocking/*.swift
@@ -41,6 +42,7 @@ emit IloTokiDesign "$root"/Sources/IloTokiDesign/*.swift
 mapfile -t core_sources < <(find "$root/Sources/IloTokiCore" -name '*.swift' | sort)
 emit IloTokiCore "${core_sources[@]}"
 emit IloTokiLLM "$root"/Sources/IloTokiLLM/*.swift
+emit IloTokiDownloadLive "$root"/Sources/IloTokiDownloadLive/*.swift
 emit IloTokiEngineLive "$root"/Sources/IloTokiEngineLive/*.swift
 for platform in ios macos; do
     dir=$work/$platform
@@ -94,7 +96,7 @@ services = info.get("NSServices") or [{}]
 check(services[0].get("NSMessage") == "translate" and "func translate(_ pasteboard: NSPasteboard" in open("Apple/IloToki/Incoming.swift").read(),
       "NSServices does not send translate: to ServicesProvider")
 check(services[0].get("NSSendTypes") == ["public.utf8-plain-text"], "the service does not take plain text")
-english = re.findall(r'\.translateWith: "([^"]*)"', open("Sources/IloTokiCore/App/UIStrings.swift").read())[:1]
+english = re.findall(r'\.translateWith: "([^"]*)"', open("Sources/IloTokiCore/Screen/UIStrings.swift").read())[:1]
 check(english and services[0].get("NSMenuItem", {}).get("default") == english[0], "the Services entry is not Core's translateWith")
 version = app_version()
 check(info.get("CFBundleShortVersionString") == version, f"Info.plist's version is not AboutPage.version ({version})")

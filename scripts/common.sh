@@ -110,7 +110,7 @@ venv_pip() {
     "$VENV_PYTHON" -m pip --disable-pip-version-check "$@"
 }
 
-# The switches that make llama.cpp just the static libraries the inference core links: no
+# The switches that make llama.cpp just the static libraries the inference library links: no
 # tools, examples, tests, server, network or OpenMP. Each build adds its platform's own.
 # shellcheck disable=SC2034 # read by the build scripts that source this file
 LLAMA_STATIC_FLAGS=(
@@ -202,7 +202,7 @@ build_llama_once() {
     log "$what built in $(($(date +%s) - start)) s"
 }
 
-# Builds llama.cpp and the C core (llm/) with AddressSanitizer, UndefinedBehaviorSanitizer and
+# Builds llama.cpp and the inference library (llm/) with AddressSanitizer, UndefinedBehaviorSanitizer and
 # libFuzzer's coverage (clang from the Swift toolchain), cached like the release build, and
 # prints the core's build directory: its test programs and fuzz targets live there. Used by
 # scripts/test-sanitizers.sh and scripts/fuzz.sh.
@@ -256,7 +256,7 @@ generate_kotlin() {
     fi
 }
 
-# Test data for the trimmed head in the C core's own tools (greedy_tokens --characters/--wider):
+# Test data for the trimmed head in the inference library's own tools (greedy_tokens --characters/--wider):
 # Toki Pona's letters and the shared punctuation, widening to Latin and Cyrillic. The app's own
 # table is IloTokiCore's LanguageCharacters.swift.
 # shellcheck disable=SC2034  # used by the scripts that source this file

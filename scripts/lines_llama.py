@@ -18,7 +18,7 @@ NAMES = {"english": "English", "russian": "Russian", "vietnamese": "Vietnamese",
 
 def lines():
     """The bench's lines with their directions, in BenchmarkLines.all's order."""
-    source = (Path(__file__).resolve().parent.parent / "Sources/IloTokiCLI/BenchmarkLines.swift").read_text()
+    source = (Path(__file__).resolve().parent.parent / "Sources/IloTokiBench/BenchmarkLines.swift").read_text()
     found = []
     for name in ["english", "russian", "vietnamese", "tokiPona"]:
         block = re.search(rf"static let {name} = \[(.*?)\n    \]", source, re.S).group(1)

@@ -7,7 +7,7 @@ ilotoki: POST /translate {"q", "source": "en", "target": "tok"} (`ilotoki serve`
 llama:   POST /completion with the same prompt ilo toki builds (Core's sourceTarget format), greedy,
          the same bound on the answer's tokens (4 per source token plus 32, at most 512) and its
          end at the line's end (llama.cpp's own `llama-server`).
-The sentences are `ilotoki bench`'s English lines (Sources/IloTokiCLI/BenchmarkLines.swift).
+The sentences are `ilotoki bench`'s English lines (Sources/IloTokiBench/BenchmarkLines.swift).
 Writes {"clients", "requests", "seconds", "throughput", "p50", "p95", "answers": {sentence: text}}.
 """
 import argparse, http.client, json, re, statistics, sys, threading, time
@@ -15,7 +15,7 @@ from pathlib import Path
 
 
 def sentences():
-    source = (Path(__file__).resolve().parent.parent / "Sources/IloTokiCLI/BenchmarkLines.swift").read_text()
+    source = (Path(__file__).resolve().parent.parent / "Sources/IloTokiBench/BenchmarkLines.swift").read_text()
     block = re.search(r"static let english = \[(.*?)\n    \]", source, re.S).group(1)
     return re.findall(r'"((?:[^"\\]|\\.)*)"', block)
 

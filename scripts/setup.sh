@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything needed to build ilo toki on a fresh Debian/Ubuntu machine with the Swift
 # toolchain: system packages (GTK 4 for the Linux app, libedit for the command line), a Python environment under build/ for
-# the fetchers, llama.cpp and the inference core, the app's fonts. Idempotent and quick once done.
+# the fetchers, llama.cpp and the inference library, the app's fonts. Idempotent and quick once done.
 #   --with-test-tools   also install what the tests need (strace, Xvfb, xdotool, hb-shape, shellcheck, a JDK,
 #                       an arm64 cross compiler and qemu for the arm64 row kernels, groff and zsh)
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The model pipeline's test: a tiny random Gemma 3 and a LoRA adapter go through
-# merge-and-quantize.sh, and our inference core must choose the same greedy tokens as
+# merge-and-quantize.sh, and our inference library must choose the same greedy tokens as
 # transformers + PEFT, while PEFT's plain merge_and_unload() must not (scripts/test_model_pipeline.py).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The sanitizers over the code that handles outside input and threads:
-#   1. llama.cpp and the C core (llm/) built with AddressSanitizer + UndefinedBehaviorSanitizer
+#   1. llama.cpp and the inference library (llm/) built with AddressSanitizer + UndefinedBehaviorSanitizer
 #      (clang from the Swift toolchain, a build directory of its own, cached like the release
 #      build), and the core's test programs run with the real models;
 #   2. the Swift suites that drive the engine, the store, the history and settings, the app
@@ -23,7 +23,7 @@ c_core() {
     core=$(build_sanitized_core) || return 1
     export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1"
     export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-    log "the C core's tests under ASan+UBSan"
+    log "the inference library's tests under ASan+UBSan"
     "$core/output_filter_test"
     "$core/output_rows_test"
     "$core/row_dots_test"

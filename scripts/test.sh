@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test: the C core's own tests, then the Swift tests
+# Sets everything up and runs every test: the inference library's own tests, then the Swift tests
 # (which use the tiny model, the Gemma 3 270M file and servers on 127.0.0.1), with the GTK
 # app's tests on a virtual display (Xvfb), the Android bridge, real LibreTranslate clients and Dialect
 # against `ilotoki serve`, the model pipeline, the exit
@@ -35,7 +35,7 @@ step() {
     fi
 }
 
-c_core_tests() {
+llm_tests() {
     build/llm/bin/output_filter_test &&
         build/llm/bin/output_rows_test &&
         build/llm/bin/row_dots_test &&
@@ -233,10 +233,10 @@ bench_smoke() {
 }
 
 # Quiet when it passes; when it fails, the failures and the end of the run are shown.
-core_only() {
+without_llm() {
     local output status
     output=$(mktemp)
-    ILOTOKI_CORE_ONLY=1 ILOTOKI_LLM_LIB=/nonexistent swift test >"$output" 2>&1
+    ILOTOKI_WITHOUT_LLM=1 ILOTOKI_LLM_LIB=/nonexistent swift test >"$output" 2>&1
     status=$?
     if [ "$status" != 0 ]; then
         grep -E "✘|error:|Fatal error|failed \(" "$output" | head -40
@@ -258,7 +258,7 @@ fuzz_briefly() {
 step "Apple app: what Linux can check" "$REPO_ROOT/scripts/check-apple.sh"
 step "Android app: what Linux can check" "$REPO_ROOT/scripts/check-android.sh"
 step "the front ends' checks catch planted mistakes" "$REPO_ROOT/scripts/test-front-end-checks.sh"
-step "C core tests" c_core_tests
+step "inference library tests" llm_tests
 step "arm64 row kernels under qemu" "$REPO_ROOT/scripts/check-row-dots-arm64.sh"
 step "Swift tests" swift_tests "$@"
 step "GTK app: every control has an accessible name (AT-SPI)" "$REPO_ROOT/scripts/test-accessibility.sh"
@@ -268,9 +268,9 @@ step "Dialect translating through ilotoki serve (Xvfb, AT-SPI)" "$REPO_ROOT/scri
 step "model pipeline" "$REPO_ROOT/scripts/test-model-pipeline.sh"
 step "benchmark smoke run (tiny model)" bench_smoke
 step "the Debian package: lintian-clean, installed and run in a minimal Debian 12, removed" "$REPO_ROOT/scripts/test-package.sh"
-step "Core and the design without the inference core (no llama.cpp linked)" core_only
+step "Core and the design without the inference library (no llama.cpp linked)" without_llm
 step "every way out of the command line, cores busy (30 s)" "$REPO_ROOT/scripts/stress-exits.sh" --seconds 30
-step "sanitizers (ASan+UBSan on the C core, TSan on the Swift suites)" "$REPO_ROOT/scripts/test-sanitizers.sh"
+step "sanitizers (ASan+UBSan on the inference library, TSan on the Swift suites)" "$REPO_ROOT/scripts/test-sanitizers.sh"
 step "fuzzers (10 s each)" fuzz_briefly
 
 printf '\n'

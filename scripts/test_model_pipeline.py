@@ -2,7 +2,7 @@
 """The model pipeline's test (scripts/test-model-pipeline.sh runs it): a tiny random Gemma 3
 and a LoRA adapter built here go through scripts/merge-and-quantize.sh, and
 
-1. the F16 GGUF, run by our inference core (build/llm/bin/greedy_tokens), chooses the same
+1. the F16 GGUF, run by our inference library (build/llm/bin/greedy_tokens), chooses the same
    greedy tokens as the adapter-applied model in transformers + PEFT (fp32);
 2. PEFT's plain merge_and_unload(), converted and run the same way, does not;
 3. every ladder file loads and generates in our core, and NAME.catalog.json matches the files

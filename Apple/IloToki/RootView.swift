@@ -67,10 +67,6 @@ struct RootView: View {
     }
 }
 
-extension LicenceOffer: @retroactive Identifiable {
-    public var id: String { entry.id }
-}
-
 extension VerticalAlignment {
     /// The seam between the stacked plates, where the knob sits.
     private enum Seam: AlignmentID {

@@ -19,7 +19,7 @@ struct ModelsCommand {
         path: ["models", "add"], summary: "Add a GGUF model file from elsewhere on this device.",
         operands: "PATH", operandCount: 1...1,
         options: [
-            OptionSpec("--format", .required("FORMAT"), help: "The prompt format it was trained on: sourceTarget or queryAnswer."),
+            OptionSpec("--format", .required("FORMAT"), help: "The prompt format it was trained on: \(PromptFormat.names)."),
             OptionSpec("--name", .required("NAME"), help: "The name to show (default: the file name)."),
         ],
         details: "The file stays where it is; ilo toki only remembers it.")
@@ -157,7 +157,7 @@ struct ModelsCommand {
     @MainActor
     func add() async throws -> Int32 {
         guard let formatName = arguments.value("--format") else {
-            throw UsageError(message: "say which prompt format the model answers to: --format sourceTarget or --format queryAnswer.", command: "models add")
+            throw UsageError(message: "say which prompt format the model answers to with --format: \(PromptFormat.names).", command: "models add")
         }
         let format = try TranslateCommand.format(formatName, command: "models add")
         let model = try context.prepareModel()

@@ -17,7 +17,7 @@ struct ServeCommand {
             OptionSpec("--host", .required("ADDRESS"), help: "Listen on this address (default: 127.0.0.1 and ::1, this device only). Another address needs --api-key-file."),
             OptionSpec("--port", short: "p", .required("PORT"), help: "The port (default 5000; 0: any free one, said on standard error)."),
             OptionSpec("--model", short: "m", .required("ID|PATH"), help: "A model id (see `ilotoki models`) or a GGUF file."),
-            OptionSpec("--format", .required("FORMAT"), help: "Prompt format of a --model file: sourceTarget (default) or queryAnswer."),
+            OptionSpec("--format", .required("FORMAT"), help: PromptFormat.optionHelp),
             OptionSpec("--api-key-file", .required("FILE"), help: "Every request must carry the key this file holds (api_key)."),
             OptionSpec("--char-limit", .required("N"), help: "Characters one request may carry (default 100000; -1: no limit)."),
             OptionSpec("--cors", .required("ORIGIN"), help: "Let web pages of this one origin call the server (default: none may)."),

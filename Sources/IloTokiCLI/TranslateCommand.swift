@@ -17,7 +17,7 @@ struct TranslateCommand {
             OptionSpec("--model", short: "m", .required("ID|PATH"), help: "A model id (see `ilotoki models`) or a GGUF file."),
             OptionSpec(
                 "--format", .required("FORMAT"),
-                help: "Prompt format of a --model file: sourceTarget (default) or queryAnswer."),
+                help: PromptFormat.optionHelp),
             OptionSpec("--json", help: "One JSON object per translation, on one line each."),
             OptionSpec(
                 "--file", .required("FILE"),
@@ -475,7 +475,7 @@ struct TranslateCommand {
     static func format(_ name: String?, command: String) throws -> PromptFormat {
         guard let name else { return .sourceTarget }
         guard let format = PromptFormat(name: name) else {
-            throw UsageError(message: "--format '\(name)' is not a prompt format; use source/target (sourceTarget) or query/answer (queryAnswer).", command: command)
+            throw UsageError(message: "--format '\(name)' is not a prompt format; use \(PromptFormat.names).", command: command)
         }
         return format
     }

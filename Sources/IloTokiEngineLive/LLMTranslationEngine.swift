@@ -3,7 +3,7 @@ import IloTokiLLM
 
 /// The translation engine over the llama.cpp core: Core's seam, in Core's own types.
 public final class LLMTranslationEngine: TranslationEngine {
-    public let engine: Engine
+    let engine: Engine
     /// The output head each translation uses: fixed, or measured on this machine.
     let heads: HeadChooser
 

@@ -1,5 +1,6 @@
 import Foundation
 import IloTokiCore
+import IloTokiDownloadLive
 import IloTokiLLM
 
 /// Start-up, written once for every front end (the desktop app, the Mac and phone apps, the
@@ -25,8 +26,9 @@ public enum LiveApp {
         if engine.calibrationFile == nil, store.homeProblem == nil {
             engine.calibrationFile = directories.home.appendingPathComponent("head-calibration.json")
         }
+        let loader = LiveEngineLoader(options: engine)
         return TranslatorModel(
-            store: store, engineLoader: LiveEngineLoader(options: engine), access: HubAccess.from(environment: environment),
+            store: store, engineLoader: loader, downloader: ModelDownloader(checkingWith: loader), access: HubAccess.from(environment: environment),
             isFontInstalled: isFontInstalled)
     }
 

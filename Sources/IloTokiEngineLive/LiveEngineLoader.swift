@@ -42,7 +42,7 @@ public struct LiveEngineOptions: Equatable, Sendable {
     }
 }
 
-/// Loads models with llama.cpp (the inference core), off the cooperative thread pool: what
+/// Loads models with llama.cpp (the inference library), off the cooperative thread pool: what
 /// `LiveApp.model` gives every front end's app model.
 public struct LiveEngineLoader: EngineLoading {
     public var options: LiveEngineOptions

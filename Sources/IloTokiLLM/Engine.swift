@@ -39,7 +39,7 @@ public final class Engine: Sendable {
     let state = Locked(State())
 
     struct Handle: @unchecked Sendable {
-        // The C core serialises work on one handle itself; `stop` is safe from any thread.
+        // The inference library serialises work on one handle itself; `stop` is safe from any thread.
         let pointer: OpaquePointer
     }
 
@@ -67,7 +67,7 @@ public final class Engine: Sendable {
     public static func check(path: String) async throws {
         try await onThreadOfItsOwn(named: "ilotoki.check") {
             var error = [CChar](repeating: 0, count: 1024)
-            guard let status = CoreWork.shared.perform({ ilotoki_llm_check_model(path, &error, error.count) }) else {
+            guard let status = LLMCalls.shared.perform({ ilotoki_llm_check_model(path, &error, error.count) }) else {
                 throw EngineError.closing
             }
             guard status == ILOTOKI_LLM_OK else { throw EngineError(status: status, buffer: error) }
@@ -83,7 +83,7 @@ public final class Engine: Sendable {
     /// decode still running on another thread would crash the process on its way out. It
     /// blocks for at most one token's work.
     public static func endAllWork() {
-        CoreWork.shared.endAll()
+        LLMCalls.shared.endAll()
     }
 
     /// Runs blocking work (reading a model file) on a thread of its own, off the cooperative
@@ -109,7 +109,7 @@ public final class Engine: Sendable {
         params.flash_attention = options.flashAttention.map { $0 ? 1 : 0 } ?? -1
         var error = [CChar](repeating: 0, count: 1024)
         var pointer: OpaquePointer?
-        guard let status = CoreWork.shared.perform({ ilotoki_llm_load(path, &params, &pointer, &error, error.count) }) else {
+        guard let status = LLMCalls.shared.perform({ ilotoki_llm_load(path, &params, &pointer, &error, error.count) }) else {
             throw EngineError.closing
         }
         guard status == ILOTOKI_LLM_OK, let pointer else {
@@ -133,16 +133,16 @@ public final class Engine: Sendable {
             trimmedHeadKernel: cInfo.trimmed_head_kernel.map { String(cString: $0) } ?? "",
             trimmedHeadKernelFromStates: Int(cInfo.trimmed_head_kernel_from_states)
         )
-        CoreWork.shared.register(self)
+        LLMCalls.shared.register(self)
     }
 
     deinit {
-        CoreWork.shared.unregister(ObjectIdentifier(self))
+        LLMCalls.shared.unregister(ObjectIdentifier(self))
         // Every queued generation holds the engine, so none is running by now. Once the
         // process is ending the model is left to the exit: freeing it then would race the
         // destruction of llama.cpp's process-wide state.
         let handle = handle
-        _ = CoreWork.shared.perform { ilotoki_llm_free(handle.pointer) }
+        _ = LLMCalls.shared.perform { ilotoki_llm_free(handle.pointer) }
     }
 
     /// Benchmarks: pages the model file out of memory, as a phone's system does to an app in
@@ -151,13 +151,13 @@ public final class Engine: Sendable {
     /// - Throws: `EngineError` where nothing pages it out.
     public func evict() throws -> String {
         var how = [CChar](repeating: 0, count: 256)
-        guard let status = CoreWork.shared.perform({ ilotoki_llm_evict(handle.pointer, &how, how.count) }) else { throw EngineError.closing }
+        guard let status = LLMCalls.shared.perform({ ilotoki_llm_evict(handle.pointer, &how, how.count) }) else { throw EngineError.closing }
         guard status == ILOTOKI_LLM_OK else { throw EngineError(status: status, buffer: how) }
         return String(cString: how)
     }
 
     /// The fraction of the model file's pages in memory now (`mincore`); 1 where unknown.
-    public var residentFraction: Double { CoreWork.shared.perform { ilotoki_llm_resident_fraction(handle.pointer) } ?? 1 }
+    public var residentFraction: Double { LLMCalls.shared.perform { ilotoki_llm_resident_fraction(handle.pointer) } ?? 1 }
 
     /// The llama.cpp version the core was built against.
     public static var backendVersion: String { String(cString: ilotoki_llm_backend_version()) }
@@ -224,7 +224,7 @@ public final class Engine: Sendable {
 
     /// Counts the tokens of `text` as a prompt (BOS included); `nil` if it is not valid text.
     public func tokenCount(of text: String) -> Int? {
-        guard !text.utf8.contains(0), let count = CoreWork.shared.perform({ ilotoki_llm_count_tokens(handle.pointer, text) }) else {
+        guard !text.utf8.contains(0), let count = LLMCalls.shared.perform({ ilotoki_llm_count_tokens(handle.pointer, text) }) else {
             return nil
         }
         return count >= 0 ? Int(count) : nil
@@ -236,7 +236,7 @@ extension Engine {
     /// The bytes of `tokens` as llama.cpp detokenizes them in one go (special tokens left
     /// out). Tests compare this with the streamed pieces.
     public func detokenize(_ tokens: [Int32]) -> [UInt8] {
-        CoreWork.shared.perform {
+        LLMCalls.shared.perform {
             let needed = tokens.withUnsafeBufferPointer { buffer in
                 ilotoki_llm_detokenize(handle.pointer, buffer.baseAddress, Int32(buffer.count), nil, 0)
             }

@@ -62,7 +62,7 @@ public struct EngineError: Error, LocalizedError, Equatable, Sendable {
             String(decoding: pointer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         if message.isEmpty {
-            message = "The inference core failed (\(String(cString: ilotoki_llm_status_name(status))))."
+            message = "The inference library failed (\(String(cString: ilotoki_llm_status_name(status))))."
         }
         self.init(kind: kind, message: message)
     }

@@ -79,7 +79,7 @@ extension Engine {
     }
 
     func runAsJob(_ job: Job, body: (Job, UInt64) -> Void, notStarted: (Job) -> Void) {
-        guard CoreWork.shared.begin() else {
+        guard LLMCalls.shared.begin() else {
             // The process is ending (`endAllWork`): nothing starts any more.
             job.end(.stopped)
             state.withLock { state in
@@ -88,7 +88,7 @@ extension Engine {
             notStarted(job)
             return
         }
-        defer { CoreWork.shared.end() }
+        defer { LLMCalls.shared.end() }
 
         // The ticket is reserved as the job becomes the running one, under the lock `stop`
         // takes: from then on a stop reaches this generation, whenever it comes.

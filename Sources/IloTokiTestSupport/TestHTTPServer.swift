@@ -32,6 +32,9 @@ public final class TestHTTPServer: Sendable {
         case status(Int)
         /// Cut after this many body bytes, and from then on serve `data` with a new ETag.
         case cutThenChange(after: Int, data: Data, etag: String)
+        /// Cut after this many body bytes, and run `change` before the connection closes (before
+        /// the client can ask again): what changes upstream between two requests.
+        case cutThen(after: Int, change: @Sendable () -> Void)
     }
 
     /// A request the server saw.
@@ -303,7 +306,7 @@ public final class TestHTTPServer: Sendable {
         case .stallAfter(let bytes)?:
             limit = min(limit, bytes)
             stall = true
-        case .cutThenChange(let bytes, _, _)?: limit = min(limit, bytes)
+        case .cutThenChange(let bytes, _, _)?, .cutThen(let bytes, _)?: limit = min(limit, bytes)
         default: break
         }
         let cut: Int? = state.withLock { state in
@@ -319,6 +322,7 @@ public final class TestHTTPServer: Sendable {
         if case .cutThenChange(_, let data, let etag)? = fault {
             state.withLock { $0.resources[path] = Resource(body: .data(data), etag: etag) }
         }
+        if case .cutThen(_, let change)? = fault { change() }
         if stall {
             while !stopped {
                 var pollfd = Glibc.pollfd(fd: client, events: Int16(POLLIN), revents: 0)

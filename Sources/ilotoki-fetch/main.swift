@@ -7,6 +7,7 @@
 // fetching a model through any mirror by hand.
 import Foundation
 import IloTokiCore
+import IloTokiDownloadLive
 
 #if canImport(Glibc)
     import Glibc

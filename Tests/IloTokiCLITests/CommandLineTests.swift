@@ -340,11 +340,7 @@ import Testing
 
         let first = try ToolProcess(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
         let part = home.file("home/models/\(Self.entry.fileName).part")
-        for _ in 0..<3000 {
-            let size = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0
-            if size >= 3 << 20 { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        #expect(await eventually { ((try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0) >= 3 << 20 })
         first.signal(SIGINT)
         let paused = await first.wait()
         #expect(paused.status == 130)

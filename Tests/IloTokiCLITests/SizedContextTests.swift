@@ -5,6 +5,7 @@ import IloTokiLLM
 import IloTokiTestSupport
 import Testing
 
+@testable import IloTokiBench
 @testable import IloTokiCLI
 
 /// A context sized to the translation (the prompt plus the output limit, rounded up to 256)

@@ -1,5 +1,6 @@
 import Foundation
 import IloTokiCore
+import IloTokiDownloadLive
 import IloTokiTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import IloTokiTestSupport
 import Testing
 
 @testable import IloTokiCore
+@testable import IloTokiDownloadLive
 
 /// A catalog entry that names a Hub repository, downloaded from a real server on 127.0.0.1
 /// that answers like the Hub: the repository's listing under `/api/models/`, a `HEAD` of the

@@ -2,7 +2,7 @@ import IloTokiCore
 import Testing
 
 /// The languages' characters: the one table the detector reads and the engine hands to the
-/// inference core for the trimmed head's rows.
+/// inference library for the trimmed head's rows.
 @Suite struct LanguageCharactersTests {
     @Test(arguments: [
         // Toki Pona: its fourteen letters in both cases, digits, punctuation.

@@ -1,6 +1,7 @@
 import CSHA256
 import Foundation
 import IloTokiCore
+import IloTokiDownloadLive
 import IloTokiTestSupport
 import Testing
 
@@ -55,7 +56,9 @@ import Testing
 
     func fileSHA256(_ url: URL) throws -> String { try SHA256.hash(fileAt: url) }
 
-    func size(of url: URL) -> Int {
+    func size(of url: URL) -> Int { Self.size(of: url) }
+
+    static func size(of url: URL) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? -1
     }
 
@@ -72,13 +75,10 @@ import Testing
         }
     }
 
-    /// Waits (up to 20 s) until the `.part` file has at least `bytes`.
+    /// Waits until the `.part` file has at least `bytes` (`eventually`'s limit, scaled).
     func waitForPart(_ bytes: Int) async throws {
-        for _ in 0..<2000 {
-            if size(of: part) >= bytes { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("the .part file never reached \(bytes) bytes")
+        let part = part
+        if await !eventually({ Self.size(of: part) >= bytes }) { Issue.record("the .part file never reached \(bytes) bytes") }
     }
 
     // MARK: - Resuming
@@ -175,13 +175,15 @@ import Testing
         let new = Self.payload(2 << 20, seed: 9)
         server.serve("/cdn/m.gguf", data: old, etag: "\"same\"")
         server.redirect("/resolve/m.gguf", to: "/cdn/m.gguf", linkedEtag: SHA256.hex(of: old), linkedSize: old.count)
-        server.addFaults([.cutAfter(1 << 20)], for: "/cdn/m.gguf")
-        let download = downloader().start(request("/resolve/m.gguf", size: old.count))
-        // After the cut, the model is replaced upstream (the CDN even keeps its ETag).
-        try await waitForPart(1 << 20)
-        server.serve("/cdn/m.gguf", data: new, etag: "\"same\"")
-        server.redirect("/resolve/m.gguf", to: "/cdn/m.gguf", linkedEtag: SHA256.hex(of: new), linkedSize: new.count)
-        let (events, error) = await run(download)
+        // At the cut, the model is replaced upstream (the CDN even keeps its ETag).
+        server.addFaults(
+            [
+                .cutThen(after: 1 << 20) { [server] in
+                    server.serve("/cdn/m.gguf", data: new, etag: "\"same\"")
+                    server.redirect("/resolve/m.gguf", to: "/cdn/m.gguf", linkedEtag: SHA256.hex(of: new), linkedSize: new.count)
+                }
+            ], for: "/cdn/m.gguf")
+        let (events, error) = await run(downloader().start(request("/resolve/m.gguf", size: old.count)))
         #expect(error == nil)
         #expect(events.last == .installed(InstalledFile(url: destination, bytes: Int64(new.count), sha256: SHA256.hex(of: new))))
     }

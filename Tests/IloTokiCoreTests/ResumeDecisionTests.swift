@@ -1,5 +1,6 @@
 import Foundation
 @testable import IloTokiCore
+@testable import IloTokiDownloadLive
 import Testing
 
 /// The resume decision, case by case: what each response means for the bytes a download

@@ -30,7 +30,7 @@ import Testing
     }
 
     func waitFor(_ file: URL, _ what: Comment, timeout: Duration = .seconds(20), _ condition: ([String: String]) -> Bool) async -> [String: String] {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + timeout * testTimeScale
         while ContinuousClock.now < deadline {
             let current = report(file)
             if condition(current) { return current }
@@ -70,10 +70,17 @@ import Testing
             #expect(translated["source"] == "I love you." && translated["direction"] == "en→tok")
 
             // What is highlighted in another app (the primary selection), for a keyboard shortcut.
-            let selection = try ToolProcess(URL(fileURLWithPath: "/usr/bin/xclip"), ["-selection", "primary", "-loops", "1"], environment: environment)
+            let selection = try ToolProcess(URL(fileURLWithPath: "/usr/bin/xclip"), ["-selection", "primary", "-loops", "2"], environment: environment)
             selection.write(Data("Доброе утро!".utf8))
             selection.closeInput()
-            try await Task.sleep(for: .milliseconds(300))
+            // The selection is there once another client reads it back (one of its two loops).
+            var owned = false
+            let deadline = ContinuousClock.now + .seconds(20) * testTimeScale
+            while !owned && ContinuousClock.now < deadline {
+                let read = try await ToolProcess.run(URL(fileURLWithPath: "/usr/bin/xclip"), ["-selection", "primary", "-o"], environment: environment)
+                owned = read.stdout == "Доброе утро!"
+            }
+            #expect(owned, "xclip holds the primary selection")
             let third = try await ToolProcess.run(app, ["--demo", "--selection"], environment: environment)
             #expect(third.status == 0, "\(third.stderr)")
             let fromSelection = await waitFor(reportFile, "the selection translated") { $0["target"] == "tenpo suno pona!" }

@@ -91,7 +91,14 @@ import Testing
         // A long prompt takes a while to evaluate; stop lands in the middle of it.
         let prompt = "Translate this from English to Toki Pona:\nEnglish: " + String(repeating: "The cat sleeps. ", count: 250) + "\nToki Pona:"
         let stopper = Thread {
-            usleep(20_000)
+            // Once `start` has taken this prompt (its figures show the prompt's 1,000-odd tokens,
+            // more than any other prompt on the handle), its evaluation is under way.
+            var stats = ilotoki_llm_stats()
+            let deadline = ContinuousClock.now + .seconds(60)
+            repeat {
+                usleep(100)
+                ilotoki_llm_get_stats(shared.pointer, &stats)
+            } while stats.prompt_tokens < 900 && ContinuousClock.now < deadline
             ilotoki_llm_stop(shared.pointer)
         }
         var params = ilotoki_llm_default_start_params()

@@ -1,5 +1,5 @@
 /*
- * ilotoki_llm.h — the whole C surface of the ilo toki inference core.
+ * ilotoki_llm.h — the whole C surface of the ilo toki inference library.
  *
  * A narrow, plain-C API over llama.cpp: load a GGUF model, start a translation from a
  * prompt, pull the translation out piece by piece, stop it from any thread, free it.

@@ -143,7 +143,7 @@ void ilotoki_llm::prepare_sequence(BatchSequence &sequence, const char *prompt, 
     } else {
         try {
             sequence.prompt = tokenize(prompt);
-        } catch (const CoreError &error) {
+        } catch (const LLMError &error) {
             sequence.error_status = error.status;
             sequence.error = error.message;
         }
@@ -166,7 +166,7 @@ void ilotoki_llm::prepare_sequence(BatchSequence &sequence, const char *prompt, 
 
 int32_t ilotoki_llm::add_to_batch(const char *prompt, int32_t max_tokens) {
     if (batch_run == nullptr || batch_run->ended || stop_requested()) {
-        throw CoreError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No batch is running to add the prompt to: start a batch with it."};
+        throw LLMError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No batch is running to add the prompt to: start a batch with it."};
     }
     BatchRun &batch = *batch_run;
     BatchSequence sequence;
@@ -177,7 +177,7 @@ int32_t ilotoki_llm::add_to_batch(const char *prompt, int32_t max_tokens) {
         const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
         const int32_t need = std::min(prompt_count + sequence.max_tokens, context_length);
         if (need > batches.length) {
-            throw CoreError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG, "The prompt and its translation need " + std::to_string(need) +
+            throw LLMError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG, "The prompt and its translation need " + std::to_string(need) +
                                                                   " tokens and this batch's sequences hold " +
                                                                   std::to_string(batches.length) + ": start a batch with it."};
         }
@@ -189,7 +189,7 @@ int32_t ilotoki_llm::add_to_batch(const char *prompt, int32_t max_tokens) {
 
 void ilotoki_llm::drop_from_batch(int32_t index) {
     if (batch_run == nullptr || index < 0 || static_cast<size_t>(index) >= batch_run->sequences.size()) {
-        throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "No prompt " + std::to_string(index) + " in the batch."};
+        throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "No prompt " + std::to_string(index) + " in the batch."};
     }
     BatchRun &batch = *batch_run;
     BatchSequence &sequence = batch.sequences[static_cast<size_t>(index)];
@@ -264,7 +264,7 @@ void ilotoki_llm::admit_to_batch(int32_t slot, size_t index) {
         stats.prefill_ms += prefill_ms;
     }
     const float *logits = llama_get_logits_ith(batches.context, -1);
-    if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
+    if (logits == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
     prompt_evaluated(index, reused, ilotoki::first_maximum(logits, vocabulary_size), prefill_ms);
 }
 
@@ -401,7 +401,7 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
             }
         } else if (computed == 0) {
             const float *logits = llama_get_logits_ith(batches.context, static_cast<int32_t>(i));
-            if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
+            if (logits == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
             entry.chosen = ilotoki::first_maximum(logits, vocabulary_size);
         } else {
             again[i] = true; // the head computed part of the step: all of it again, with llama.cpp's
@@ -507,12 +507,12 @@ llama_token ilotoki_llm::batch_step_with_full_head(BatchSequence &sequence, llam
     // The sequence's cells from `at` on go; a KV cache of one stream per sequence always drops
     // a tail (llama_kv_cache_iswa), so nothing is evaluated again but this step.
     if (!llama_memory_seq_rm(llama_get_memory(batches.context), sequence.slot, at, -1)) {
-        throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp could not drop a sequence's last cells to take a step again."};
+        throw LLMError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp could not drop a sequence's last cells to take a step again."};
     }
     hook_batch_head(false);
     if (!decode_sequence(&decoded, 1, sequence.slot, at)) return -1;
     const float *logits = llama_get_logits_ith(batches.context, -1);
-    if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
+    if (logits == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
     std::lock_guard<std::mutex> lock(stats_mutex);
     stats.head_full_steps += 1;
     sequence.stats.head_full_steps += 1;

@@ -53,7 +53,7 @@ llama_token ilotoki_llm::select_token() {
     // Greedy decoding: one right answer per input, so the first highest logit wins (as
     // llama.cpp's greedy sampler picks it), without sorting a 262k vocabulary per token.
     const float *logits = llama_get_logits_ith(context, -1);
-    if (logits == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
+    if (logits == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
     return ilotoki::first_maximum(logits, vocabulary_size);
 }
 
@@ -64,10 +64,10 @@ std::vector<llama_token> ilotoki_llm::tokenize(const char *text) const {
     int32_t count = llama_tokenize(vocab, text, length, tokens.data(), static_cast<int32_t>(tokens.size()),
                                    /*add_special*/ true, /*parse_special*/ false);
     if (count < 0) {
-        if (count == INT32_MIN) throw CoreError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG, "The text is too long to tokenize."};
+        if (count == INT32_MIN) throw LLMError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG, "The text is too long to tokenize."};
         tokens.resize(static_cast<size_t>(-count));
         count = llama_tokenize(vocab, text, length, tokens.data(), static_cast<int32_t>(tokens.size()), true, false);
-        if (count < 0) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "Tokenizing the prompt failed."};
+        if (count < 0) throw LLMError{ILOTOKI_LLM_ERROR_INTERNAL, "Tokenizing the prompt failed."};
     }
     tokens.resize(static_cast<size_t>(count));
     return tokens;
@@ -76,7 +76,7 @@ std::vector<llama_token> ilotoki_llm::tokenize(const char *text) const {
 void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &start_params) {
     const size_t prompt_length = std::strlen(prompt);
     if (!ilotoki::utf8::is_valid(prompt, prompt_length)) {
-        throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "The prompt is not valid UTF-8 text."};
+        throw LLMError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "The prompt is not valid UTF-8 text."};
     }
     std::vector<std::string> stops = ilotoki_llm::stop_sequences(start_params);
     translation_id.store(start_params.ticket != 0 ? start_params.ticket : reserve_ticket());
@@ -128,9 +128,9 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.prompt_tokens = prompt_count;
     }
-    if (prompt_tokens.empty()) throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "The prompt is empty."};
+    if (prompt_tokens.empty()) throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "The prompt is empty."};
     if (prompt_count >= context_length) {
-        throw CoreError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG,
+        throw LLMError{ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG,
                         "The text is too long: the prompt has " + std::to_string(prompt_count) +
                             " tokens and the model's context holds " + std::to_string(context_length) +
                             " (with room for the translation)."};
@@ -204,7 +204,7 @@ std::vector<std::string> ilotoki_llm::stop_sequences(const ilotoki_llm_start_par
         // A stop sequence that is not text could match inside a character of the output and
         // cut it in two (found by fuzz_output_filter); valid ones match only whole characters.
         if (!ilotoki::utf8::is_valid(stop, std::strlen(stop))) {
-            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "Stop sequence " + std::to_string(i + 1) + " is not valid UTF-8 text."};
+            throw LLMError{ILOTOKI_LLM_ERROR_INVALID_TEXT, "Stop sequence " + std::to_string(i + 1) + " is not valid UTF-8 text."};
         }
         stops.emplace_back(stop);
     }
@@ -247,7 +247,7 @@ llama_context *ilotoki_llm::make_context(llama_context_params params, const std:
         const std::string reason = ilotoki::first_llama_error();
         std::string message = "Could not create a context " + what;
         if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
-        throw CoreError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, message + "."};
+        throw LLMError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, message + "."};
     }
     llama_attach_threadpool(made, threadpool, nullptr);
     return made;

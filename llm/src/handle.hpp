@@ -80,7 +80,7 @@ inline void write_error(char *error, size_t error_len, const std::string &messag
 }
 
 /// Thrown inside the core; turned into a status code at the API boundary.
-struct CoreError {
+struct LLMError {
     ilotoki_llm_status status;
     std::string message;
 };
@@ -100,7 +100,7 @@ inline bool evaluate(llama_context *context, const llama_batch &batch) {
     const int32_t result = llama_decode(context, batch);
     if (result == 2) return false;
     if (result != 0) {
-        throw CoreError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
+        throw LLMError{ILOTOKI_LLM_ERROR_DECODE_FAILED,
                         "llama.cpp failed to evaluate the model (llama_decode returned " + std::to_string(result) + ")."};
     }
     return true;

@@ -34,7 +34,7 @@ template <typename Body>
 ilotoki_llm_status guarded(char *error, size_t error_len, Body &&body) {
     try {
         return body();
-    } catch (const CoreError &core_error) {
+    } catch (const LLMError &core_error) {
         write_error(error, error_len, core_error.message);
         return core_error.status;
     } catch (const std::bad_alloc &) {
@@ -63,12 +63,12 @@ ilotoki_llm_status classify_load_failure(const std::string &reason) {
 /// The checks `load` and `check_model` share: the file, then its GGUF structure.
 void check_structure(const std::string &file) {
     const auto check = ilotoki::check_model_file(file);
-    if (check.status != ILOTOKI_LLM_OK) throw CoreError{check.status, check.message};
+    if (check.status != ILOTOKI_LLM_OK) throw LLMError{check.status, check.message};
     const auto gguf = ilotoki::check_gguf(file);
-    if (gguf.status != ILOTOKI_LLM_OK) throw CoreError{gguf.status, gguf.message};
+    if (gguf.status != ILOTOKI_LLM_OK) throw LLMError{gguf.status, gguf.message};
 }
 
-/// Loads `path` through llama.cpp, turning a refusal into a CoreError that names the file.
+/// Loads `path` through llama.cpp, turning a refusal into a LLMError that names the file.
 llama_model *load_model(const std::string &file, const llama_model_params &model_params) {
     ilotoki::install_llama_log();
     ilotoki::clear_llama_errors();
@@ -80,7 +80,7 @@ llama_model *load_model(const std::string &file, const llama_model_params &model
     message += status == ILOTOKI_LLM_ERROR_OUT_OF_MEMORY ? ": there is not enough memory"
                                                          : ": its contents are damaged; delete it and download it again";
     if (!reason.empty()) message += " (llama.cpp: " + reason + ")";
-    throw CoreError{status, message + "."};
+    throw LLMError{status, message + "."};
 }
 
 } // namespace
@@ -121,7 +121,7 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
     if (out != nullptr) *out = nullptr;
     return guarded(error, error_len, [&]() -> ilotoki_llm_status {
         if (path == nullptr || out == nullptr) {
-            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_load needs a path and an output handle."};
+            throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_load needs a path and an output handle."};
         }
         const ilotoki_llm_load_params load = params != nullptr ? *params : ilotoki_llm_default_load_params();
         const std::string file(path);
@@ -151,7 +151,7 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         auto threadpool_params = ggml_threadpool_params_default(llm->threads);
         llm->threadpool = ggml_threadpool_new(&threadpool_params);
         if (llm->threadpool == nullptr) {
-            throw CoreError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, "Could not start " + std::to_string(llm->threads) + " decoding threads."};
+            throw LLMError{ILOTOKI_LLM_ERROR_OUT_OF_MEMORY, "Could not start " + std::to_string(llm->threads) + " decoding threads."};
         }
         llm->flash_attention = load.flash_attention < 0   ? LLAMA_FLASH_ATTN_TYPE_AUTO
                                : load.flash_attention == 0 ? LLAMA_FLASH_ATTN_TYPE_DISABLED
@@ -178,7 +178,7 @@ ilotoki_llm_status ilotoki_llm_start(ilotoki_llm *llm, const char *prompt, const
                                      char *error, size_t error_len) {
     return guarded(error, error_len, [&]() -> ilotoki_llm_status {
         if (llm == nullptr || prompt == nullptr) {
-            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_start needs a handle and a prompt."};
+            throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_start needs a handle and a prompt."};
         }
         std::lock_guard<std::mutex> lock(llm->run_mutex);
         try {
@@ -197,10 +197,10 @@ ilotoki_llm_status ilotoki_llm_next(ilotoki_llm *llm, const char **piece, size_t
     if (piece_len != nullptr) *piece_len = 0;
     return guarded(error, error_len, [&]() -> ilotoki_llm_status {
         if (llm == nullptr || piece == nullptr || piece_len == nullptr) {
-            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_next needs a handle and output pointers."};
+            throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_next needs a handle and output pointers."};
         }
         std::lock_guard<std::mutex> lock(llm->run_mutex);
-        if (!llm->started) throw CoreError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No translation has been started."};
+        if (!llm->started) throw LLMError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No translation has been started."};
         try {
             if (!llm->next()) return ILOTOKI_LLM_DONE;
         } catch (...) {
@@ -218,7 +218,7 @@ ilotoki_llm_status ilotoki_llm_start_batch(ilotoki_llm *llm, const char *const *
                                            const ilotoki_llm_start_params *params, char *error, size_t error_len) {
     return guarded(error, error_len, [&]() -> ilotoki_llm_status {
         if (llm == nullptr || prompts == nullptr || count == 0) {
-            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_start_batch needs a handle and at least one prompt."};
+            throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_start_batch needs a handle and at least one prompt."};
         }
         std::lock_guard<std::mutex> lock(llm->run_mutex);
         try {
@@ -239,10 +239,10 @@ ilotoki_llm_status ilotoki_llm_next_batch(ilotoki_llm *llm, int32_t *prompt_inde
     if (prompt_index != nullptr) *prompt_index = -1;
     return guarded(error, error_len, [&]() -> ilotoki_llm_status {
         if (llm == nullptr || prompt_index == nullptr || piece == nullptr || piece_len == nullptr) {
-            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_next_batch needs a handle and output pointers."};
+            throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_next_batch needs a handle and output pointers."};
         }
         std::lock_guard<std::mutex> lock(llm->run_mutex);
-        if (llm->batch_run == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No batch has been started."};
+        if (llm->batch_run == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No batch has been started."};
         ilotoki_llm::BatchStep step;
         try {
             step = llm->next_batch(*prompt_index);
@@ -266,7 +266,7 @@ ilotoki_llm_status ilotoki_llm_add_to_batch(ilotoki_llm *llm, const char *prompt
     if (prompt_index != nullptr) *prompt_index = -1;
     return guarded(error, error_len, [&]() -> ilotoki_llm_status {
         if (llm == nullptr || prompt_index == nullptr) {
-            throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_add_to_batch needs a handle and an index pointer."};
+            throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_add_to_batch needs a handle and an index pointer."};
         }
         std::lock_guard<std::mutex> lock(llm->run_mutex);
         *prompt_index = llm->add_to_batch(prompt, max_tokens);
@@ -276,7 +276,7 @@ ilotoki_llm_status ilotoki_llm_add_to_batch(ilotoki_llm *llm, const char *prompt
 
 ilotoki_llm_status ilotoki_llm_drop_from_batch(ilotoki_llm *llm, int32_t prompt_index, char *error, size_t error_len) {
     return guarded(error, error_len, [&]() -> ilotoki_llm_status {
-        if (llm == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_drop_from_batch needs a handle."};
+        if (llm == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_drop_from_batch needs a handle."};
         std::lock_guard<std::mutex> lock(llm->run_mutex);
         llm->drop_from_batch(prompt_index);
         return ILOTOKI_LLM_OK;
@@ -325,10 +325,10 @@ ilotoki_llm_status ilotoki_llm_sequence_error(const ilotoki_llm *llm, int32_t pr
 ilotoki_llm_status ilotoki_llm_evict(ilotoki_llm *llm, char *how, size_t how_len) {
     write_error(how, how_len, "");
     return guarded(how, how_len, [&]() -> ilotoki_llm_status {
-        if (llm == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_evict needs a handle."};
+        if (llm == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_evict needs a handle."};
         std::lock_guard<std::mutex> lock(llm->run_mutex);
         const std::string done = llm->residency != nullptr ? llm->residency->evict() : "";
-        if (done.empty()) throw CoreError{ILOTOKI_LLM_ERROR_INTERNAL, "No way to page the model out worked here."};
+        if (done.empty()) throw LLMError{ILOTOKI_LLM_ERROR_INTERNAL, "No way to page the model out worked here."};
         write_error(how, how_len, done);
         return ILOTOKI_LLM_OK;
     });
@@ -377,7 +377,7 @@ ilotoki_llm_status ilotoki_llm_get_stats(const ilotoki_llm *llm, ilotoki_llm_sta
 
 ilotoki_llm_status ilotoki_llm_check_model(const char *path, char *error, size_t error_len) {
     return guarded(error, error_len, [&]() -> ilotoki_llm_status {
-        if (path == nullptr) throw CoreError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_check_model needs a path."};
+        if (path == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_check_model needs a path."};
         const std::string file(path);
         check_structure(file);
         // The vocabulary is what a translation needs first; reading it (and not the weights)
@@ -388,7 +388,7 @@ ilotoki_llm_status ilotoki_llm_check_model(const char *path, char *error, size_t
         const int32_t tokens = llama_vocab_n_tokens(llama_model_get_vocab(model));
         llama_model_free(model);
         ilotoki::return_freed_memory();
-        if (tokens <= 0) throw CoreError{ILOTOKI_LLM_ERROR_CORRUPT_MODEL, "The model '" + file + "' has no vocabulary."};
+        if (tokens <= 0) throw LLMError{ILOTOKI_LLM_ERROR_CORRUPT_MODEL, "The model '" + file + "' has no vocabulary."};
         return ILOTOKI_LLM_OK;
     });
 }

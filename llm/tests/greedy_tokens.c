@@ -2,7 +2,7 @@
  * greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N]
  *               [--join K] [--drop I] [--flash-attention -1|0|1] [--prefix reuse|fresh] MODEL.gguf MAX_TOKENS PROMPT...
  *
- * Prints, one line per prompt, the token ids the inference core chooses greedily for each
+ * Prints, one line per prompt, the token ids the inference library chooses greedily for each
  * prompt (BOS added, as in translation; no stop sequences, no line limit; ends at the model's
  * end-of-generation token or after MAX_TOKENS). The model pipeline's test compares them with
  * transformers (scripts/test-model-pipeline.sh). The head is trimmed where the model allows

@@ -148,7 +148,7 @@ public enum ActionOutcome: Codable, Equatable, Sendable {
 }
 
 /// The licence to show before a model's first download, and the model it is for.
-public struct LicenceOffer: Codable, Equatable, Sendable {
+public struct LicenceOffer: Codable, Equatable, Identifiable, Sendable {
     public var entry: CatalogEntry
     public var name: String
     public var summary: String
@@ -160,6 +160,9 @@ public struct LicenceOffer: Codable, Equatable, Sendable {
         summary = ModelCatalog.modelLicence.summary
         url = ModelCatalog.modelLicence.url.absoluteString
     }
+
+    /// The offer stands for its model (a sheet shown for it, in SwiftUI's `sheet(item:)`).
+    public var id: String { entry.id }
 }
 
 /// A model file to add: where it is, the format it answers to, its name, and whether to keep

@@ -197,8 +197,8 @@ public final class TranslatorModel {
     /// - Parameters:
     ///   - store: where models live.
     ///   - engineLoader: loads a model file: `IloTokiEngineLive.LiveEngineLoader` runs llama.cpp.
-    ///   - downloader: downloads catalog models; `nil`: a `ModelDownloader` that checks each
-    ///     finished file with `engineLoader` before installing it.
+    ///   - downloader: downloads catalog models: `IloTokiDownloadLive.ModelDownloader` over
+    ///     HTTP (one that checks each finished file with the engine loader before installing it).
     ///   - availableMemory: bytes the system can give a model now (`MemAvailable`).
     ///   - access: a Hugging Face mirror (`HF_ENDPOINT`) and token (`HF_TOKEN`), if any.
     ///   - clock: times the pause before translating while typing (tests pass one they move by hand).
@@ -206,7 +206,7 @@ public final class TranslatorModel {
     public init(
         store: ModelStore,
         engineLoader: any EngineLoading,
-        downloader: (any ModelDownloading)? = nil,
+        downloader: any ModelDownloading,
         availableMemory: @escaping @Sendable () -> Int64? = { DeviceMemory.available() },
         access: HubAccess = HubAccess(),
         clock: any Clock<Duration> = ContinuousClock(),
@@ -216,7 +216,7 @@ public final class TranslatorModel {
         self.isFontInstalled = isFontInstalled
         self.engineLoader = engineLoader
         self.availableMemory = availableMemory
-        library = ModelLibrary(store: store, downloader: downloader ?? ModelDownloader(checkingWith: engineLoader), access: access)
+        library = ModelLibrary(store: store, downloader: downloader, access: access)
         preferences = Preferences(directories: store.directories, canWrite: store.homeProblem == nil)
         preferences.onProblem = { [weak self] in self?.note($0) }
         library.onEvent = { [weak self] event, entry in await self?.follow(event, for: entry) }
@@ -422,7 +422,7 @@ public final class TranslatorModel {
     /// the loaded model: what a server translates its requests with, each joining the ones
     /// being translated. A text that keeps its history is recorded when it is done.
     /// - Throws: `TranslatorModelError.noModel` when no model is loaded.
-    public func openTranslation() throws -> (updates: AsyncThrowingStream<TextUpdate, Error>, feed: TranslationFeed) {
+    public func openTranslation() throws -> (updates: TextUpdates, feed: TranslationFeed) {
         guard let engine, let model = loadedModel else { throw TranslatorModelError.noModel }
         let translator = Translator(engine: engine, format: model.format, bySentence: settings.translateBySentence)
         return translator.openTranslation { [weak self] text, progress in

@@ -60,5 +60,5 @@ public struct DownloadRequest: Equatable, Sendable {
         }
     }
 
-    var part: URL { destination.deletingLastPathComponent().appendingPathComponent(destination.lastPathComponent + ".part") }
+    package var part: URL { destination.deletingLastPathComponent().appendingPathComponent(destination.lastPathComponent + ".part") }
 }

@@ -2,5 +2,3 @@
 public protocol ModelDownloading: Sendable {
     func start(_ request: DownloadRequest) -> ModelDownload
 }
-
-extension ModelDownloader: ModelDownloading {}

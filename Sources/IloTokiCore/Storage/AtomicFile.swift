@@ -47,7 +47,7 @@ public enum AtomicFile {
     }
 
     /// Makes a rename in `directory` durable.
-    static func syncDirectory(_ directory: URL) {
+    package static func syncDirectory(_ directory: URL) {
         let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)

@@ -3,24 +3,24 @@ import Foundation
 /// Small JSON files only this process writes (what a download keeps beside its `.part`,
 /// which the download's lock already guards). Files that other processes share go through
 /// `SharedFile`.
-enum JSONFile {
+package enum JSONFile {
     /// What reading a file gave.
-    struct Read<Value> {
+    package struct Read<Value> {
         /// The decoded value; `nil` when the file is missing or was unusable.
-        var value: Value?
+        package var value: Value?
         /// Set when the file was corrupt or unreadable: what happened and where the old file went.
-        var problem: String?
+        package var problem: String?
     }
 
     /// Reads and decodes `url`. A file that cannot be read or decoded is moved aside (never
     /// deleted, never overwritten), so nothing is lost and the app still starts.
-    static func read<Value: Codable & Sendable>(_ type: Value.Type, from url: URL) -> Read<Value> {
+    package static func read<Value: Codable & Sendable>(_ type: Value.Type, from url: URL) -> Read<Value> {
         let contents = SharedFile<Value>(url: url).readWithoutLock()
         return Read(value: contents.value, problem: contents.problem)
     }
 
     /// Encodes `value` and writes it atomically with user-only permissions.
-    static func write<Value: Encodable>(_ value: Value, to url: URL) throws {
+    package static func write<Value: Encodable>(_ value: Value, to url: URL) throws {
         try AtomicFile.replace(url, with: try encoder.encode(value))
     }
 

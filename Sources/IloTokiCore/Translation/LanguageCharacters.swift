@@ -43,7 +43,7 @@ public struct CharacterClass: Sendable, Equatable {
 }
 
 // The one table of which characters the languages are written in, and what marks a text as
-// written in each. The detector (LanguageDetector.swift) reads it to tell the languages apart, and the engine hands it to the inference core, which
+// written in each. The detector (LanguageDetector.swift) reads it to tell the languages apart, and the engine hands it to the inference library, which
 // keeps the output head's vocabulary rows a translation into the language can write (the
 // trimmed head, docs/benchmarks.md): the core itself knows no languages.
 extension CharacterClass {

@@ -55,6 +55,20 @@ public enum PromptFormat: String, Codable, CaseIterable, Sendable {
         self = format
     }
 
+    /// Every format's code, for help and errors: "sourceTarget or queryAnswer".
+    public static var codes: String { spelled(allCases.map(\.rawValue)) }
+
+    /// Every format as the apps show it with its code: "source/target (sourceTarget) or
+    /// query/answer (queryAnswer)".
+    public static var names: String { spelled(allCases.map { "\($0.displayName) (\($0.rawValue))" }) }
+
+    /// The help line of a `--format` option that takes a model file's format.
+    public static var optionHelp: String { "Prompt format of a --model file: \(codes) (default: \(PromptFormat.sourceTarget.rawValue))." }
+
+    private static func spelled(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items[items.count - 1]
+    }
+
     /// A short name for people ("source/target", "query/answer").
     public var displayName: String {
         switch self {

@@ -14,7 +14,7 @@ extension Translator {
     ///   thread the engine's events arrive, under the feed's lock (it must not call the feed).
     public func openTranslation(
         whenFinished: @escaping @Sendable (TextToTranslate, TranslationProgress) -> Void = { _, _ in }
-    ) -> (updates: AsyncThrowingStream<TextUpdate, Error>, feed: TranslationFeed) {
+    ) -> (updates: TextUpdates, feed: TranslationFeed) {
         let (updates, continuation) = AsyncThrowingStream<TextUpdate, Error>.makeStream()
         let prompts = PromptFeed(stopSequences: format.allStopSequences, maxLines: 1, maxTokens: maxTokens, showsEveryPiece: false)
         let feed = TranslationFeed(translator: self, prompts: prompts, continuation: continuation, whenFinished: whenFinished)
@@ -31,8 +31,31 @@ extension Translator {
             prompts.close()
             task.cancel()
         }
-        return (updates, feed)
+        return (TextUpdates(base: updates, feed: feed), feed)
     }
+}
+
+/// The updates of an open translation, in the order the engine sent them. A text given up
+/// says no more from the moment `giveUp` returns: also what the engine had sent before and
+/// no one had read yet is skipped as it is read.
+public struct TextUpdates: AsyncSequence, Sendable {
+    public typealias Element = TextUpdate
+    let base: AsyncThrowingStream<TextUpdate, Error>
+    let feed: TranslationFeed
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<TextUpdate, Error>.AsyncIterator
+        let feed: TranslationFeed
+
+        public mutating func next() async throws -> TextUpdate? {
+            while let update = try await base.next() {
+                if !feed.wasGivenUp(update.index) { return update }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), feed: feed) }
 }
 
 extension PromptFormat {
@@ -69,6 +92,8 @@ public final class TranslationFeed: Sendable {
         var texts: [Int: Text] = [:]
         /// Each prompt not ended yet: its text and chunk.
         var owners: [Int: (text: Int, chunk: Int)] = [:]
+        /// The texts given up before they ended (their updates already sent are skipped).
+        var givenUp: Set<Int> = []
     }
 
     private let state = Locked(State())
@@ -134,12 +159,15 @@ public final class TranslationFeed: Sendable {
     public func giveUp(_ index: Int) {
         state.withLock { state in
             guard let text = state.texts.removeValue(forKey: index) else { return }
+            state.givenUp.insert(index)
             for prompt in text.prompts {
                 state.owners[prompt] = nil
                 prompts.drop(prompt)
             }
         }
     }
+
+    func wasGivenUp(_ index: Int) -> Bool { state.withLock { $0.givenUp.contains(index) } }
 
     /// No more texts: the updates end once those added have.
     public func close() {

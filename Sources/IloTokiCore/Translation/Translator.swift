@@ -107,6 +107,13 @@ public enum TextUpdate: Sendable {
     case progress(index: Int, TranslationProgress)
     /// The text at `index` could not be translated; the others go on.
     case failed(index: Int, any Error)
+
+    /// The text the update is about.
+    public var index: Int {
+        switch self {
+        case .progress(let index, _), .failed(let index, _): index
+        }
+    }
 }
 
 /// Translates text with a loaded model: plans the chunks (line by line, each line by sentence

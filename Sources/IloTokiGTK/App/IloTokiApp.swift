@@ -80,7 +80,7 @@ public enum IloTokiApp {
                 case "--text": options.text = try value(word)
                 case "--model": options.modelFile = try value(word)
                 case "--format":
-                    guard let format = PromptFormat(rawValue: try value(word)) else { throw UsageError(message: "--format takes sourceTarget or queryAnswer") }
+                    guard let format = PromptFormat(name: try value(word)) else { throw UsageError(message: "--format takes \(PromptFormat.names)") }
                     options.format = format
                 case "--report": options.report = try value(word)
                 case "--word": options.word = try value(word)
@@ -103,7 +103,7 @@ public enum IloTokiApp {
         }
 
         static let help = """
-            Usage: ilotoki-gtk [--model FILE.gguf [--format sourceTarget|queryAnswer]]
+            Usage: ilotoki-gtk [--model FILE.gguf [--format \(PromptFormat.allCases.map(\.rawValue).joined(separator: "|"))]]
                                [--demo | --demo-without-model | --demo-stand-in] [--screenshot FILE.png] [--size WxH]
                                [--theme light|dark|system] [--sitelen-pona] [--place PLACE]
                                [--text TEXT] [--direction tok-en] [--word WORD] [--report FILE.json]

@@ -1,3 +1,6 @@
+import Foundation
+import IloTokiCore
+
 /// The transfer rate over the last few seconds, and when to report it. Called for every
 /// chunk, so it does constant work per call: a sample is kept only every 100 ms.
 struct RateMeter {

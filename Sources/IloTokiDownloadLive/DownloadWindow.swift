@@ -1,3 +1,6 @@
+import Foundation
+import IloTokiCore
+
 /// How much of the file one request asks for.
 public enum DownloadWindow {
     /// Doubles the window after one that arrived at under 32 MiB/s (nothing piles up on a

@@ -1,4 +1,5 @@
 import Foundation
+import IloTokiCore
 import IloTokiLocking
 
 #if canImport(FoundationNetworking)

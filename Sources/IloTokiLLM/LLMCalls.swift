@@ -1,6 +1,6 @@
 import Foundation
 
-/// The inference core's work in flight anywhere in the process (loads, checks, generations,
+/// The inference library's work in flight anywhere in the process (loads, checks, generations,
 /// frees), and the engines alive, so that a process can end without racing it.
 ///
 /// llama.cpp keeps process-wide state (its backend registry, the CPU backend's buffer types)
@@ -8,8 +8,8 @@ import Foundation
 /// thread then reads freed memory and the process dies of SIGSEGV on its way out. So every
 /// front end calls `Engine.endAllWork()` before it leaves: it stops every generation, waits
 /// for whatever runs, and refuses new work from then on.
-final class CoreWork: @unchecked Sendable {
-    static let shared = CoreWork()
+final class LLMCalls: @unchecked Sendable {
+    static let shared = LLMCalls()
 
     // Guards everything below; `wait` sleeps on it until `running` drops to 0.
     private let condition = NSCondition()
@@ -57,7 +57,7 @@ final class CoreWork: @unchecked Sendable {
         // waits for the core first: handlers registered with `atexit` run in the reverse
         // order of registration, so this one runs before the destructors of the llama.cpp
         // state that the first load built.
-        if first { atexit { CoreWork.shared.endAll() } }
+        if first { atexit { LLMCalls.shared.endAll() } }
     }
 
     func unregister(_ id: ObjectIdentifier) {

@@ -1,4 +1,5 @@
 import Foundation
+import IloTokiCore
 import IloTokiLocking
 
 /// Downloads models: resumable, verified, and patient with bad networks.
@@ -86,3 +87,5 @@ public final class ModelDownloader: Sendable {
         _ = active.withLock { $0.remove(part.path) }
     }
 }
+
+extension ModelDownloader: ModelDownloading {}

@@ -1,3 +1,6 @@
+import Foundation
+import IloTokiCore
+
 /// What a download keeps beside its `.part` file, so a later process resumes safely.
 struct PartMetadata: Codable, Equatable {
     /// The final response's ETag, sent back as `If-Range`.

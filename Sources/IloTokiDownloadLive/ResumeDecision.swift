@@ -1,3 +1,6 @@
+import Foundation
+import IloTokiCore
+
 /// Whether a response may add to the bytes a download already has, or must start over, or
 /// cannot be used: the one decision that keeps old and new bytes of a file from ever mixing.
 /// A pure function of the response and what is known about the `.part` file.
