@@ -78,7 +78,9 @@ enum FuzzTargets {
     /// downloader decides from them are ours.
     static func downloadResponse(_ data: Data) {
         let text = String(decoding: data, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .init(charactersIn: "\r")) }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .init(charactersIn: "\r"))
+        }
         guard !lines.isEmpty else { return }
         let statusLine = lines.removeFirst().split(separator: " ")
         let status = statusLine.count > 1 ? Int(statusLine[1]) ?? 200 : 200

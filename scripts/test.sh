@@ -232,6 +232,12 @@ bench_smoke() {
     return $status
 }
 
+# The Swift sources read as one style: the checked-in .swift-format, the toolchain's
+# swift-format (Apple/Stubs mirror Apple's own names and are left as they are).
+swift_format_lint() {
+    swift format lint --strict --recursive Sources Tests Fuzz Apple/IloToki Apple/IloTokiTests
+}
+
 # Quiet when it passes; when it fails, the failures and the end of the run are shown.
 without_llm() {
     local output status
@@ -255,6 +261,7 @@ fuzz_briefly() {
     return $status
 }
 
+step "swift-format lint" swift_format_lint
 step "Apple app: what Linux can check" "$REPO_ROOT/scripts/check-apple.sh"
 step "Android app: what Linux can check" "$REPO_ROOT/scripts/check-android.sh"
 step "the front ends' checks catch planted mistakes" "$REPO_ROOT/scripts/test-front-end-checks.sh"

@@ -97,12 +97,17 @@ struct IconShapeView: Shape {
                 path.addLine(to: point(c.x, c.y))
                 path.closeSubpath()
             case .circle(let x, let y, let radius):
-                path.addEllipse(in: CGRect(origin: point(x - radius, y - radius), size: CGSize(width: 2 * radius * scale, height: 2 * radius * scale)))
+                path.addEllipse(
+                    in: CGRect(origin: point(x - radius, y - radius), size: CGSize(width: 2 * radius * scale, height: 2 * radius * scale)))
             case .ring(let x, let y, let radius, let lineWidth):
                 let outer = radius + lineWidth / 2
                 let inner = radius - lineWidth / 2
-                let disc = Path(ellipseIn: CGRect(origin: point(x - outer, y - outer), size: CGSize(width: 2 * outer * scale, height: 2 * outer * scale)))
-                let hole = Path(ellipseIn: CGRect(origin: point(x - inner, y - inner), size: CGSize(width: 2 * inner * scale, height: 2 * inner * scale)))
+                let disc = Path(
+                    ellipseIn: CGRect(
+                        origin: point(x - outer, y - outer), size: CGSize(width: 2 * outer * scale, height: 2 * outer * scale)))
+                let hole = Path(
+                    ellipseIn: CGRect(
+                        origin: point(x - inner, y - inner), size: CGSize(width: 2 * inner * scale, height: 2 * inner * scale)))
                 path.addPath(disc.subtracting(hole))
             }
         }

@@ -93,7 +93,9 @@ struct HistoryRowView: View {
             HStack {
                 Text(row.meta).font(.ui(Tokens.TypeSize.small, relativeTo: .footnote)).foregroundStyle(Color(palette.quiet))
                 Spacer()
-                Button { perform(.setOlin(id: row.id, olin: !row.isOlin)) } label: {
+                Button {
+                    perform(.setOlin(id: row.id, olin: !row.isOlin))
+                } label: {
                     IconShapeView(icon: .named(.olin))
                         .fill(Color(row.isOlin ? palette.ink : palette.quiet).opacity(row.isOlin ? 1 : 0.35))
                         .frame(width: 20, height: 20)
@@ -148,7 +150,8 @@ struct ModelsView: View {
         }
         VStack(alignment: .leading, spacing: Tokens.Spacing.small) {
             // SwiftUI sets a binding on the main thread.
-            let format = Binding(get: { page.chosenFormat }, set: { format in MainActor.assumeIsolated { perform(.setImportFormat(format: format)) } })
+            let format = Binding(
+                get: { page.chosenFormat }, set: { format in MainActor.assumeIsolated { perform(.setImportFormat(format: format)) } })
             Picker(page.formatTitle, selection: format) {
                 ForEach(page.formats.indices, id: \.self) { index in
                     Text(page.formats[index].title).tag(page.formats[index].format)

@@ -30,8 +30,9 @@ struct RootView: View {
                     }
                 }
                 .navigationDestination(for: Place.self) { place in
-                    PlaceView(place: place, title: screen.header.places.first { $0.place == place }?.title ?? "", model: model,
-                              strings: strings, perform: perform)
+                    PlaceView(
+                        place: place, title: screen.header.places.first { $0.place == place }?.title ?? "", model: model,
+                        strings: strings, perform: perform)
                 }
         }
         .sheet(item: $licence) { offer in

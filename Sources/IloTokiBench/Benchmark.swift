@@ -212,7 +212,8 @@ public struct Benchmark: Sendable {
             if lines?.isEmpty ?? true { throw BenchmarkError("'\(file)' has no lines to translate.") }
         }
         let endAtLine = lines != nil || settings.fewShot
-        let prompts = Array((lines ?? BenchmarkPrompts.all).filter { target == nil || $0.direction.target == target }.prefix(settings.promptLimit))
+        let prompts = Array(
+            (lines ?? BenchmarkPrompts.all).filter { target == nil || $0.direction.target == target }.prefix(settings.promptLimit))
         let json = settings.json
         let evict = settings.evict
         let restore = settings.restore
@@ -238,7 +239,8 @@ public struct Benchmark: Sendable {
             for direction in TranslationDirection.all {
                 for warm in head.heads {
                     _ = try await generate(
-                        engine, format.translationPrompt(for: "toki!", direction: direction), maxTokens: 4, selection: selection, head: warm)
+                        engine, format.translationPrompt(for: "toki!", direction: direction), maxTokens: 4, selection: selection, head: warm
+                    )
                 }
             }
             // The choice is measured for each target language on its own, as the app measures it.
@@ -266,7 +268,8 @@ public struct Benchmark: Sendable {
                     PromptFigures(
                         index: index + 1, direction: prompt.direction.description, promptTokens: stats.promptTokens,
                         generatedTokens: stats.generatedTokens, decodedTokens: stats.decodedTokens,
-                        firstPieceMs: stats.firstPieceMilliseconds, prefillMs: stats.prefillMilliseconds, decodeMs: stats.decodeMilliseconds,
+                        firstPieceMs: stats.firstPieceMilliseconds, prefillMs: stats.prefillMilliseconds,
+                        decodeMs: stats.decodeMilliseconds,
                         selectionMs: stats.selectionMilliseconds, prefillTokensPerSecond: stats.prefillTokensPerSecond,
                         decodeTokensPerSecond: stats.decodeTokensPerSecond, majorPageFaults: stats.majorPageFaults,
                         residentBefore: stats.residentFraction, restoredBytes: stats.restoredBytes, restoreMs: stats.restoreMilliseconds,
@@ -278,10 +281,13 @@ public struct Benchmark: Sendable {
                 if !json {
                     progress(
                         String(
-                            format: "  %2d %@  resident %5.1f%%%@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d%@   head %6d rows, %d checks, %d rollbacks%@\n",
+                            format:
+                                "  %2d %@  resident %5.1f%%%@  prompt %3d tok  %6.0f tok/s   gen %3d tok  %6.1f tok/s   first piece %6.1f ms   faults %d%@   head %6d rows, %d checks, %d rollbacks%@\n",
                             index + 1, prompt.direction.description, stats.residentFraction * 100,
                             stats.restoredBytes > 0
-                                ? String(format: " (%.0f MiB read back in %.0f ms)", Double(stats.restoredBytes) / 1_048_576, stats.restoreMilliseconds) : "",
+                                ? String(
+                                    format: " (%.0f MiB read back in %.0f ms)", Double(stats.restoredBytes) / 1_048_576,
+                                    stats.restoreMilliseconds) : "",
                             stats.promptTokens, stats.prefillTokensPerSecond,
                             stats.generatedTokens, stats.decodeTokensPerSecond, stats.firstPieceMilliseconds, stats.majorPageFaults,
                             stats.restorePageFaults > 0 ? " (\(stats.restorePageFaults) in the restore)" : "",
@@ -300,7 +306,8 @@ public struct Benchmark: Sendable {
                 batches = try await runBatches(
                     engine, batchPrompts, alone: figures.map(\.tokens), sizes: batchSizes,
                     maxTokens: lineLimits?.max() ?? maxTokens, limits: lineLimits,
-                    head: prompts.first.flatMap { calibrations[$0.direction.target]?.choice } ?? .full, asked: head.asked, endAtLine: endAtLine,
+                    head: prompts.first.flatMap { calibrations[$0.direction.target]?.choice } ?? .full, asked: head.asked,
+                    endAtLine: endAtLine,
                     json: json)
             }
             let decoded = figures.reduce(0) { $0 + $1.decodedTokens }
@@ -328,16 +335,19 @@ public struct Benchmark: Sendable {
                     headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count,
                     headWidened: figures.filter(\.headWidened).count, headChoice: Self.choices(calibrations),
                     headReason: Self.reasons(calibrations, prompts: figures.count),
-                    headChoices: Dictionary(uniqueKeysWithValues: calibrations.map { ($0.key.code, $0.value.choice?.rawValue ?? "undecided") }),
+                    headChoices: Dictionary(
+                        uniqueKeysWithValues: calibrations.map { ($0.key.code, $0.value.choice?.rawValue ?? "undecided") }),
                     trimmedMsPerToken: Self.merged(calibrations.values.map(\.trimmed)).millisecondsPerToken,
                     fullMsPerToken: Self.merged(calibrations.values.map(\.full)).millisecondsPerToken,
                     batches: batches, oneAtATimeWallMs: oneAtATimeWallMs, prefillMs: prefillMs, decodeMs: decodeMs))
         }
 
         let report = Report(
-            lines: lines != nil, model: path, modelBytes: bytes, description: description, backend: Engine.backendVersion, maxTokens: maxTokens,
+            lines: lines != nil, model: path, modelBytes: bytes, description: description, backend: Engine.backendVersion,
+            maxTokens: maxTokens,
             selection: settings.selection.rawValue, logitsForAllPromptTokens: settings.logitsForAllPromptTokens,
-            head: head.rawValue, trimmedHeadAvailable: trimmable, trimmedHeadKernel: kernel, trimmedHeadKernelFromStates: kernelFromStates, performanceCoreCount: chosen, runs: runs)
+            head: head.rawValue, trimmedHeadAvailable: trimmable, trimmedHeadKernel: kernel, trimmedHeadKernelFromStates: kernelFromStates,
+            performanceCoreCount: chosen, runs: runs)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -405,7 +415,8 @@ public struct Benchmark: Sendable {
         // row unless llama.cpp's head is asked for, and the trimmed head's few-sequence steps where
         // it was chosen, into one language.
         var options = GenerationOptions(
-            maxTokens: maxTokens, maxLines: endAtLine ? prompts.first?.maxLines : nil, stopSequences: stops, head: asked == .full ? .full : .trimmed,
+            maxTokens: maxTokens, maxLines: endAtLine ? prompts.first?.maxLines : nil, stopSequences: stops,
+            head: asked == .full ? .full : .trimmed,
             reusePrefix: settings.reusePrefix)
         if head == .trimmed, let first = prompts.first, prompts.allSatisfy({ $0.targetLanguage == first.targetLanguage }) {
             options = options.writing(first.targetLanguage)
@@ -413,7 +424,8 @@ public struct Benchmark: Sendable {
         // Warm: the batch context is made for the largest batch (and kept), its buffers touched.
         let largest = sizes.max() ?? 1
         for try await _ in engine.batchEvents(
-            prompts: Array(prompts.prefix(largest).map(\.prompt)), maxTokens: Array(repeating: maxTokens, count: min(largest, prompts.count)),
+            prompts: Array(prompts.prefix(largest).map(\.prompt)),
+            maxTokens: Array(repeating: maxTokens, count: min(largest, prompts.count)),
             sequences: largest, options: options)
         {}
         var results: [BatchFigures] = []
@@ -451,7 +463,8 @@ public struct Benchmark: Sendable {
             if !json {
                 progress(
                     String(
-                        format: "  batch of %2d: %d prompts in %7.0f ms (%.2f×), first piece %6.1f ms, decode %6.1f tok/s, %d prompts differ from alone, %@ head %d rows, %d checks, %d rollbacks\n",
+                        format:
+                            "  batch of %2d: %d prompts in %7.0f ms (%.2f×), first piece %6.1f ms, decode %6.1f tok/s, %d prompts differ from alone, %@ head %d rows, %d checks, %d rollbacks\n",
                         size, prompts.count, wall, figures.speedUp, figures.firstPieceMs, figures.decodeTokensPerSecond,
                         figures.promptsDiffering, head.rawValue, figures.headRows, figures.headChecks, figures.headRollbacks))
             }
@@ -485,13 +498,16 @@ public struct Benchmark: Sendable {
             }
             if report.lines {
                 text += String(
-                    format: "        %d lines one at a time in %.0f ms (%.2f lines/s): prefill %.0f ms, decode %.0f ms, first piece %.1f ms (median)\n",
-                    run.prompts.count, run.oneAtATimeWallMs, run.oneAtATimeWallMs > 0 ? Double(run.prompts.count) * 1000 / run.oneAtATimeWallMs : 0,
+                    format:
+                        "        %d lines one at a time in %.0f ms (%.2f lines/s): prefill %.0f ms, decode %.0f ms, first piece %.1f ms (median)\n",
+                    run.prompts.count, run.oneAtATimeWallMs,
+                    run.oneAtATimeWallMs > 0 ? Double(run.prompts.count) * 1000 / run.oneAtATimeWallMs : 0,
                     run.prefillMs, run.decodeMs, run.medianFirstPieceMs)
             }
             if let evicted = run.evictedWith {
                 text += String(
-                    format: "        paged out before each prompt (%@); restore %@: %.0f MiB read back in %.0f ms; decode with the restore's time %.1f tok/s; %d major faults while evaluating, %d in the restores\n",
+                    format:
+                        "        paged out before each prompt (%@); restore %@: %.0f MiB read back in %.0f ms; decode with the restore's time %.1f tok/s; %d major faults while evaluating, %d in the restores\n",
                     evicted, run.restore ? "on" : "off", Double(run.restoredBytes) / 1_048_576, run.restoreMs,
                     run.decodeWithRestoreTokensPerSecond, run.evaluationPageFaults, run.majorPageFaults - run.evaluationPageFaults)
             }

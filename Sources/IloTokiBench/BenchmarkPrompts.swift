@@ -61,7 +61,8 @@ enum BenchmarkPrompts {
             format.translationPrompt(for: source, direction: direction).prompt + " " + target
         }
         return TranslationPrompt(
-            sourceText: prompt.sourceText, prompt: (examples + [prompt.prompt]).joined(separator: "\n"), targetLanguage: prompt.targetLanguage,
+            sourceText: prompt.sourceText, prompt: (examples + [prompt.prompt]).joined(separator: "\n"),
+            targetLanguage: prompt.targetLanguage,
             stopSequences: prompt.stopSequences, maxLines: prompt.maxLines)
     }
 }

@@ -60,7 +60,8 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 /// Options every command accepts.
 let commonOptions = [
     OptionSpec("--help", short: "h", help: "Show help for this command."),
-    OptionSpec("--verbose", help: "Also show llama.cpp's own log lines on standard error (they are always kept in llama.log beside the history)."),
+    OptionSpec(
+        "--verbose", help: "Also show llama.cpp's own log lines on standard error (they are always kept in llama.log beside the history)."),
 ]
 
 /// Parses `arguments` (without the program name) against `commands`.
@@ -82,7 +83,8 @@ func parseArguments(_ arguments: [String], commands: [CommandSpec], defaultComma
     // A bare word that is not a command, where a command was expected, is a usage error
     // unless the default command takes text.
     if !explicit, let first = arguments.first, !first.hasPrefix("-"),
-        commands.contains(where: { $0.path.count > 1 && $0.path.first == first }) {
+        commands.contains(where: { $0.path.count > 1 && $0.path.first == first })
+    {
         let subcommands = commands.filter { $0.path.first == first && $0.path.count > 1 }.map { $0.path[1] }
         let given = arguments.count > 1 ? "'\(arguments[1])'" : "nothing"
         throw UsageError(

@@ -1,6 +1,6 @@
 import Foundation
-import IloTokiCore
 import IloTokiBench
+import IloTokiCore
 
 /// `ilotoki bench`: its options read into `Benchmark.Settings`, and the model to measure found;
 /// the measuring is `IloTokiBench`'s.
@@ -16,24 +16,34 @@ struct BenchCommand {
             OptionSpec("--max-tokens", .required("N"), help: "Tokens generated per prompt (default 32)."),
             OptionSpec("--prompts", .required("N"), help: "Run only the first N of the 36 prompts."),
             OptionSpec("--to", .required("LANG"), help: "Run only the prompts into this language (tok, en, ru or vi)."),
-            OptionSpec("--selection", .required("KIND"), help: "argmax (default), greedy (llama.cpp's sampler) or chain (top-k/top-p/temperature)."),
+            OptionSpec(
+                "--selection", .required("KIND"), help: "argmax (default), greedy (llama.cpp's sampler) or chain (top-k/top-p/temperature)."
+            ),
             OptionSpec("--logits-all", help: "Request logits for every prompt token, not only the last."),
             OptionSpec(
                 "--head", .required("HEAD"),
-                help: "auto (default: the first prompts alternate the heads, then the faster is used), trimmed (only the target language's rows, checked) or full (llama.cpp's)."),
+                help:
+                    "auto (default: the first prompts alternate the heads, then the faster is used), trimmed (only the target language's rows, checked) or full (llama.cpp's)."
+            ),
             OptionSpec("--evict", help: "Page the model out of memory before each prompt, as a phone does to an app in the background."),
             OptionSpec(
                 "--restore", .required("on|off"),
                 help: "Read the model's missing pages back in one pass before decoding (on, the default) or let them fault back (off)."),
             OptionSpec(
                 "--lines", .required("FILE|set"),
-                help: "Translate real lines instead of the 36 prompts, as the command line does: each with its own length, its direction detected, its answer ending at its line's end (set: the 112 lines written for the bench, 32 English, 32 Russian and 16 Vietnamese into Toki Pona and 32 Toki Pona into English). With --batch, also together."),
+                help:
+                    "Translate real lines instead of the 36 prompts, as the command line does: each with its own length, its direction detected, its answer ending at its line's end (set: the 112 lines written for the bench, 32 English, 32 Russian and 16 Vietnamese into Toki Pona and 32 Toki Pona into English). With --batch, also together."
+            ),
             OptionSpec(
                 "--prefix", .required("reuse|fresh"),
-                help: "Start each prompt from the cached cells of the beginning it shares with earlier ones (reuse, the default) or evaluate every prompt whole (fresh, for comparing: the same tokens)."),
+                help:
+                    "Start each prompt from the cached cells of the beginning it shares with earlier ones (reuse, the default) or evaluate every prompt whole (fresh, for comparing: the same tokens)."
+            ),
             OptionSpec(
                 "--few-shot",
-                help: "Give each prompt three example translations first, so the base test model answers in the target language; each answer ends at its line's end, as a translation does."),
+                help:
+                    "Give each prompt three example translations first, so the base test model answers in the target language; each answer ends at its line's end, as a translation does."
+            ),
             OptionSpec(
                 "--batch", .required("N,N,…"),
                 help: "Also decode the prompts together, N at a time for each N (with llama.cpp's head), and compare with one at a time."),
@@ -97,7 +107,8 @@ struct BenchCommand {
             try list.split(separator: ",").map { part -> Int in
                 guard let count = Int(part.trimmingCharacters(in: .whitespaces)), (1...Benchmark.largestBatch).contains(count) else {
                     throw UsageError(
-                        message: "--batch takes numbers from 1 to \(Benchmark.largestBatch) separated by commas, not '\(list)'.", command: "bench")
+                        message: "--batch takes numbers from 1 to \(Benchmark.largestBatch) separated by commas, not '\(list)'.",
+                        command: "bench")
                 }
                 return count
             }

@@ -1,12 +1,12 @@
 import Foundation
 import IloTokiCore
+import IloTokiEngineLive
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import IloTokiEngineLive
 
 /// The `ilotoki` command line: the whole product in a terminal, over the same app model,
 /// store and settings as the apps.
@@ -283,7 +283,8 @@ enum Help {
     }
 
     static func command(_ spec: CommandSpec) -> String {
-        var text = "Usage: ilotoki \(spec.name)\(spec.options.isEmpty ? "" : " [OPTIONS]")\(spec.operands.isEmpty ? "" : " " + spec.operands)\n\n"
+        var text =
+            "Usage: ilotoki \(spec.name)\(spec.options.isEmpty ? "" : " [OPTIONS]")\(spec.operands.isEmpty ? "" : " " + spec.operands)\n\n"
         text += spec.summary + "\n"
         let options = spec.options + commonOptions
         text += "\nOptions:\n"

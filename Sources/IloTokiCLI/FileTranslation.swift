@@ -35,9 +35,12 @@ struct FileTranslation {
         guard access(input.path, R_OK) == 0 else { throw CLIError("Cannot read \(path): \(String(cString: strerror(errno))).") }
         if let output {
             var written = stat()
-            let same = output == input || (stat(output.path, &written) == 0 && written.st_dev == info.st_dev && written.st_ino == info.st_ino)
+            let same =
+                output == input || (stat(output.path, &written) == 0 && written.st_dev == info.st_dev && written.st_ino == info.st_ino)
             if same {
-                throw UsageError(message: "--output \(outputPath ?? "") is the input file; the translation never writes over its source.", command: "translate")
+                throw UsageError(
+                    message: "--output \(outputPath ?? "") is the input file; the translation never writes over its source.",
+                    command: "translate")
             }
         }
     }
@@ -89,7 +92,9 @@ extension TranslateCommand {
     /// on as many lines as it had; a cue that fails keeps its own text and is named.
     /// - Returns: the status, and whether every cue was written.
     @MainActor
-    func translateSubtitles(model: TranslatorModel, fixed: TranslationDirection?, batch: Int) async throws -> (status: Int32, complete: Bool) {
+    func translateSubtitles(model: TranslatorModel, fixed: TranslationDirection?, batch: Int) async throws -> (
+        status: Int32, complete: Bool
+    ) {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         guard let source = String(validating: data, as: UTF8.self) else {
             throw CLIError("The subtitle file is not UTF-8 text; convert it first (iconv -f cp1251 -t utf-8, for example).")
@@ -136,7 +141,9 @@ extension TranslateCommand {
                         case .failed(let index, let error):
                             let cue = cues[places[index]]
                             progress.clear()
-                            console.error("cue \(cue.number.isEmpty ? String(start + places[index] + 1) : cue.number): \(CLI.message(for: error)) Its text is kept.")
+                            console.error(
+                                "cue \(cue.number.isEmpty ? String(start + places[index] + 1) : cue.number): \(CLI.message(for: error)) Its text is kept."
+                            )
                             answers.finish(places[index], end: subtitles.render(cue))
                             failed = true
                             progress.done(sentences: 1)
@@ -150,7 +157,11 @@ extension TranslateCommand {
                 }
             }
             let complete = await Interrupts.shared.whileRunning(onInterrupt: { _ in task.cancel() }) {
-                await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+                await withTaskCancellationHandler {
+                    await task.value
+                } onCancel: {
+                    task.cancel()
+                }
             }
             guard complete else {
                 progress.clear()

@@ -23,7 +23,8 @@ struct HistoryCommand {
             let before = model.history.entries.count
             model.perform(.clearHistory)
             await model.flushWrites()
-            console.out("Deleted \(before - model.history.entries.count) translations; \(model.history.favourites.count) favourites kept.\n")
+            console.out(
+                "Deleted \(before - model.history.entries.count) translations; \(model.history.favourites.count) favourites kept.\n")
             return CLI.Status.ok
         }
         let entries = arguments.has("--olin") ? model.history.favourites : model.history.entries

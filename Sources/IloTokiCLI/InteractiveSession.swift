@@ -32,7 +32,11 @@ struct InteractiveSession {
         return await Interrupts.shared.whileRunning(onInterrupt: { number in
             if number == SIGINT { stopRequested.store(true) } else { session.cancel() }
         }) {
-            await withTaskCancellationHandler { await session.value } onCancel: { session.cancel() }
+            await withTaskCancellationHandler {
+                await session.value
+            } onCancel: {
+                session.cancel()
+            }
         }
     }
 
@@ -89,7 +93,8 @@ struct InteractiveSession {
                 }
                 model.perform(.setDirection(direction: direction))
                 let translator = TranslateCommand(
-                    context: CommandContext(console: console, environment: console.environment), arguments: ParsedArguments(command: ["translate"]))
+                    context: CommandContext(console: console, environment: console.environment),
+                    arguments: ParsedArguments(command: ["translate"]))
                 switch await translator.stream(trimmed, direction: direction, model: model, json: false, stopRequested: stopRequested) {
                 case .done: break
                 case .interrupted:

@@ -41,7 +41,8 @@ struct ModelsCommand {
         let model = try context.prepareModel()
         let store = model.store
         let access = context.hubAccess
-        let source = (access.mirror.map { "the mirror HF_ENDPOINT=\($0)" } ?? "https://huggingface.co (set HF_ENDPOINT to use a mirror)")
+        let source =
+            (access.mirror.map { "the mirror HF_ENDPOINT=\($0)" } ?? "https://huggingface.co (set HF_ENDPOINT to use a mirror)")
             + (access.token == nil ? "" : ", with the token from HF_TOKEN")
         console.out("Models in \(store.directories.models.path)\nDownloads from \(source)\n\n")
         let selected = model.usableModel?.id ?? model.selectedModel?.id
@@ -93,7 +94,9 @@ struct ModelsCommand {
             if arguments.has("--accept-licence") {
                 model.perform(.acceptLicence)
             } else if console.stdinIsTerminal {
-                console.err("Accept the \(licence.name) and download \(entry.displayName) (\(entry.sizeText(exact: model.store.expectedBytes(for: entry))))? [y/N] ")
+                console.err(
+                    "Accept the \(licence.name) and download \(entry.displayName) (\(entry.sizeText(exact: model.store.expectedBytes(for: entry))))? [y/N] "
+                )
                 let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
                 guard answer == "y" || answer == "yes" else {
                     console.err("Nothing was downloaded.\n")
@@ -117,10 +120,15 @@ struct ModelsCommand {
                 case .progress(let progress): bar.show(progress)
                 case .stalled(_, let reason): bar.note("connection dropped (\(reason)); retrying")
                 case .verifying(let sha256Known):
-                    bar.note(sha256Known ? "verifying size and sha256" : "verifying size only: neither the catalog nor the server gives a sha256 to compare with")
+                    bar.note(
+                        sha256Known
+                            ? "verifying size and sha256"
+                            : "verifying size only: neither the catalog nor the server gives a sha256 to compare with")
                 case .paused(let progress):
                     bar.finish()
-                    console.err("Paused at \(Self.format.percent(progress.fraction)): the partial download is kept. Run `ilotoki models download \(entry.id)` again to resume.\n")
+                    console.err(
+                        "Paused at \(Self.format.percent(progress.fraction)): the partial download is kept. Run `ilotoki models download \(entry.id)` again to resume.\n"
+                    )
                     return Interrupts.shared.exitStatus
                 case .installed(let file):
                     bar.finish()
@@ -157,7 +165,8 @@ struct ModelsCommand {
     @MainActor
     func add() async throws -> Int32 {
         guard let formatName = arguments.value("--format") else {
-            throw UsageError(message: "say which prompt format the model answers to with --format: \(PromptFormat.names).", command: "models add")
+            throw UsageError(
+                message: "say which prompt format the model answers to with --format: \(PromptFormat.names).", command: "models add")
         }
         let format = try TranslateCommand.format(formatName, command: "models add")
         let model = try context.prepareModel()
@@ -186,7 +195,8 @@ struct ModelsCommand {
         console.err("Hashing \(entry.sizeText(exact: model.store.expectedBytes(for: entry)))…\n")
         let actual = try await SHA256.hashInBackground(fileAt: model.store.fileURL(for: entry))
         guard actual == recorded else {
-            throw CLIError("\(entry.displayName) is damaged: its sha256 is \(actual), expected \(recorded). Remove it and download it again.")
+            throw CLIError(
+                "\(entry.displayName) is damaged: its sha256 is \(actual), expected \(recorded). Remove it and download it again.")
         }
         console.out("\(entry.displayName) is intact (sha256 \(actual)).\n")
         return CLI.Status.ok

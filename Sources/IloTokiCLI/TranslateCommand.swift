@@ -24,7 +24,9 @@ struct TranslateCommand {
                 help: "Translate a file: .srt subtitles cue by cue (numbers and times kept), any other file line by line."),
             OptionSpec(
                 "--output", short: "o", .required("FILE"),
-                help: "With --file: write the translation there (put in place once complete; never over the input) instead of standard output."),
+                help:
+                    "With --file: write the translation there (put in place once complete; never over the input) instead of standard output."
+            ),
             OptionSpec("--threads", .required("N"), help: "Decoding threads (default: the performance cores)."),
             OptionSpec(
                 "--batch", .required("N"),
@@ -37,7 +39,8 @@ struct TranslateCommand {
             OptionSpec(
                 "--head", .required("HEAD"),
                 help:
-                    "auto (default: whichever is faster here, measured over the first translations and kept), trimmed (only the target language's output rows, checked, same output) or full (llama.cpp's)."),
+                    "auto (default: whichever is faster here, measured over the first translations and kept), trimmed (only the target language's output rows, checked, same output) or full (llama.cpp's)."
+            ),
         ],
         details: """
             Toki Pona is always on one side. Without --from and --to the direction is detected:
@@ -81,7 +84,8 @@ struct TranslateCommand {
 
     @MainActor
     func run() async throws -> Int32 {
-        _ = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"), current: .tokiPonaToEnglish)  // usage errors first
+        // Usage errors first.
+        _ = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"), current: .tokiPonaToEnglish)
         let threads = try arguments.value("--threads").map { value -> Int in
             guard let count = Int(value), count > 0 else {
                 throw UsageError(message: "--threads needs a positive number, not '\(value)'.", command: "translate")
@@ -231,11 +235,15 @@ struct TranslateCommand {
     /// given, holds a stop asked for before this translation's own handler was in place (the
     /// interactive session's Ctrl-C): it is taken, and the translation stops at once.
     @MainActor
-    func stream(_ text: String, direction: TranslationDirection, model: TranslatorModel, json: Bool, stopRequested: Locked<Bool>? = nil) async -> Outcome {
+    func stream(_ text: String, direction: TranslationDirection, model: TranslatorModel, json: Bool, stopRequested: Locked<Bool>? = nil)
+        async -> Outcome
+    {
         let task = Task { @MainActor () -> Outcome in
             var last: TranslationProgress?
             do {
-                for try await progress in model.translation(of: text, direction: direction, bySentence: bySentence, outputLimit: outputLimit) {
+                for try await progress in model.translation(
+                    of: text, direction: direction, bySentence: bySentence, outputLimit: outputLimit)
+                {
                     if !json { console.out(progress.addition) }
                     last = progress
                     if console.outputStopped { break }
@@ -259,7 +267,11 @@ struct TranslateCommand {
         return await Interrupts.shared.whileRunning(onInterrupt: { _ in task.cancel() }) {
             // Taken after this handler is in place: a Ctrl-C from then on comes to it.
             if stopRequested?.exchange(false) == true { task.cancel() }
-            return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            return await withTaskCancellationHandler {
+                await task.value
+            } onCancel: {
+                task.cancel()
+            }
         }
     }
 
@@ -295,7 +307,8 @@ struct TranslateCommand {
             let answers = OrderedAnswers(count: group.count) { [console] text in console.out(text) }
             answers.onWritten = { place in
                 let piece = group[place]
-                progress.done(sentences: 0, bytes: Int64((piece.text?.utf8.count ?? 0) + piece.spacing.utf8.count + (piece.endsLine ? 1 : 0)))
+                progress.done(
+                    sentences: 0, bytes: Int64((piece.text?.utf8.count ?? 0) + piece.spacing.utf8.count + (piece.endsLine ? 1 : 0)))
             }
             var texts: [TextToTranslate] = []
             var places: [Int] = []  // each text's place in the group
@@ -304,7 +317,9 @@ struct TranslateCommand {
                 guard let text = piece.text else {
                     progress.clear()
                     console.error("line \(piece.number) of standard input is not valid UTF-8 text.")
-                    answers.finish(place, end: json ? TranslationJSON.failure(source: nil, direction: fixed, message: "not valid UTF-8 text") + "\n" : "\n")
+                    answers.finish(
+                        place,
+                        end: json ? TranslationJSON.failure(source: nil, direction: fixed, message: "not valid UTF-8 text") + "\n" : "\n")
                     failed = true
                     continue
                 }
@@ -325,7 +340,9 @@ struct TranslateCommand {
                 } catch {
                     progress.clear()
                     console.error("line \(piece.number): \(CLI.message(for: error))")
-                    answers.finish(place, end: end(of: piece, failure: CLI.message(for: error), direction: nil, json: json, lines: lines, model: model))
+                    answers.finish(
+                        place, end: end(of: piece, failure: CLI.message(for: error), direction: nil, json: json, lines: lines, model: model)
+                    )
                     failed = true
                 }
             }
@@ -362,7 +379,8 @@ struct TranslateCommand {
         if piece.beginsLine, piece.endsLine {
             if let failure { return TranslationJSON.failure(source: piece.text, direction: direction, message: failure) + "\n" }
             return TranslationJSON.object(
-                source, direction: direction ?? .tokiPonaToEnglish, result: translation?.text ?? "", stats: translation?.stats ?? TranslationStats(),
+                source, direction: direction ?? .tokiPonaToEnglish, result: translation?.text ?? "",
+                stats: translation?.stats ?? TranslationStats(),
                 model: model) + "\n"
         }
         lines.gather(piece, translation: translation, failure: failure)
@@ -406,7 +424,9 @@ struct TranslateCommand {
                 progress.line.clear()
                 console.error("line \(piece.number): \(CLI.message(for: error))")
                 answers.finish(
-                    places[index], end: end(of: piece, failure: CLI.message(for: error), direction: text.direction, json: json, lines: lines, model: model))
+                    places[index],
+                    end: end(of: piece, failure: CLI.message(for: error), direction: text.direction, json: json, lines: lines, model: model)
+                )
                 someFailed = true
             }
             do {
@@ -420,7 +440,8 @@ struct TranslateCommand {
                             answers.finish(
                                 places[index],
                                 end: end(
-                                    of: pieces[places[index]], translation: (translation.text, translation.stats), direction: text.direction,
+                                    of: pieces[places[index]], translation: (translation.text, translation.stats),
+                                    direction: text.direction,
                                     json: json, lines: lines, model: model))
                         }
                     case .failed(let index, let error):
@@ -442,7 +463,11 @@ struct TranslateCommand {
         // A signal before this handler was in place cancelled the command's own task: the
         // translation follows it, so a signal is never lost between two groups.
         return await Interrupts.shared.whileRunning(onInterrupt: { _ in task.cancel() }) {
-            await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            await withTaskCancellationHandler {
+                await task.value
+            } onCancel: {
+                task.cancel()
+            }
         }
     }
 

@@ -14,7 +14,9 @@ enum TranslationJSON {
 
     /// A translation from its parts (a long line's pieces summed).
     @MainActor
-    static func object(_ text: String, direction: TranslationDirection, result: String, stats: TranslationStats, model: TranslatorModel) -> String {
+    static func object(_ text: String, direction: TranslationDirection, result: String, stats: TranslationStats, model: TranslatorModel)
+        -> String
+    {
         "{\(head(direction, source: text)),\"result\":\(string(result)),\"model\":\(string(modelName(model))),"
             + "\"tokens\":{\"prompt\":\(stats.promptTokens),\"generated\":\(stats.generatedTokens)},"
             + "\"timings\":{\"prefill_ms\":\(number(stats.prefillMilliseconds)),\"decode_ms\":\(number(stats.decodeMilliseconds)),"

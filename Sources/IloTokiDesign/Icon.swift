@@ -104,8 +104,10 @@ enum IconLibrary {
                 .ring(centerX: 50, centerY: 50, radius: 22, lineWidth: 12),
                 .rectangle(x: 43, y: 6, width: 14, height: 18), .rectangle(x: 43, y: 76, width: 14, height: 18),
                 .rectangle(x: 6, y: 43, width: 18, height: 14), .rectangle(x: 76, y: 43, width: 18, height: 14),
-                .rectangle(x: 65, y: 19, width: 14, height: 18, rotation: 45), .rectangle(x: 21, y: 63, width: 14, height: 18, rotation: 45),
-                .rectangle(x: 21, y: 19, width: 14, height: 18, rotation: -45), .rectangle(x: 65, y: 63, width: 14, height: 18, rotation: -45),
+                .rectangle(x: 65, y: 19, width: 14, height: 18, rotation: 45),
+                .rectangle(x: 21, y: 63, width: 14, height: 18, rotation: 45),
+                .rectangle(x: 21, y: 19, width: 14, height: 18, rotation: -45),
+                .rectangle(x: 65, y: 63, width: 14, height: 18, rotation: -45),
             ]
         case .models:
             [

@@ -12,10 +12,11 @@ public struct DesignColor: Equatable, Hashable, Sendable {
 
     /// `#F3EDE2`.
     public var hex: String {
-        "#" + [red, green, blue].map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        "#"
+            + [red, green, blue].map { byte in
+                let digits = String(byte, radix: 16, uppercase: true)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined()
     }
 
     /// 0…1 components, for Cairo and Core Graphics.

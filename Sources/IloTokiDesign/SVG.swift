@@ -12,14 +12,16 @@ extension IconShape {
             return "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"\(color)\"\(turn)/>"
         case .frame(let x, let y, let width, let height, let lineWidth):
             let inset = lineWidth / 2
-            return "<rect x=\"\(n(x + inset))\" y=\"\(n(y + inset))\" width=\"\(n(width - lineWidth))\" height=\"\(n(height - lineWidth))\" "
+            return
+                "<rect x=\"\(n(x + inset))\" y=\"\(n(y + inset))\" width=\"\(n(width - lineWidth))\" height=\"\(n(height - lineWidth))\" "
                 + "fill=\"\(background)\" stroke=\"\(color)\" stroke-width=\"\(n(lineWidth))\"/>"
         case .triangle(let a, let b, let c):
             return "<polygon points=\"\(n(a.x)),\(n(a.y)) \(n(b.x)),\(n(b.y)) \(n(c.x)),\(n(c.y))\" fill=\"\(color)\"/>"
         case .circle(let x, let y, let r):
             return "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(r))\" fill=\"\(color)\"/>"
         case .ring(let x, let y, let r, let lineWidth):
-            return "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(r))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(n(lineWidth))\"/>"
+            return
+                "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(r))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(n(lineWidth))\"/>"
         }
     }
 }
@@ -47,7 +49,8 @@ extension Icon {
             let y = (index / columns) * cell + 20
             body += "<g transform=\"translate(\(x) \(y))\">\n"
             body += icon.shapes.map { $0.svgElement(color: palette.ink.hex, background: palette.paper.hex) }.joined(separator: "\n") + "\n"
-            body += "<text x=\"50\" y=\"124\" text-anchor=\"middle\" font-family=\"Space Grotesk, sans-serif\" font-size=\"16\" fill=\"\(palette.ink.hex)\">\(icon.name.rawValue)</text>\n"
+            body +=
+                "<text x=\"50\" y=\"124\" text-anchor=\"middle\" font-family=\"Space Grotesk, sans-serif\" font-size=\"16\" fill=\"\(palette.ink.hex)\">\(icon.name.rawValue)</text>\n"
             body += "</g>\n"
         }
         return """

@@ -257,9 +257,11 @@ final class DownloadJob: @unchecked Sendable {
                     url: request.url.absoluteString, expected: request.expectedBytes ?? 0, actual: total)
             case .webPage:
                 if let mirror = request.mirror {
-                    throw DownloadError.mirrorFailed(mirror: mirror, url: request.url.absoluteString, reason: "it answered with a web page, not the model file")
+                    throw DownloadError.mirrorFailed(
+                        mirror: mirror, url: request.url.absoluteString, reason: "it answered with a web page, not the model file")
                 }
-                throw DownloadError.serverMisbehaving(url: request.url.absoluteString, reason: "it answered with a web page, not the model file")
+                throw DownloadError.serverMisbehaving(
+                    url: request.url.absoluteString, reason: "it answered with a web page, not the model file")
             case .writeFailed(let reason):
                 throw DownloadError.cannotWrite(part.path, reason: reason)
             case .cancelled:
@@ -289,7 +291,8 @@ final class DownloadJob: @unchecked Sendable {
         let attempt = HTTPAttempt(
             descriptor: descriptor,
             decide: { [self] info in
-                let decision = ResumeDecision.decide(info, offset: offset, sentRange: sendRange, stored: stored, expectedTotal: expectedTotal)
+                let decision = ResumeDecision.decide(
+                    info, offset: offset, sentRange: sendRange, stored: stored, expectedTotal: expectedTotal)
                 // What the response says about the file is kept before its first byte is written,
                 // so a process killed mid-transfer resumes safely.
                 if case .write(let start) = decision { remember(info, restarting: start == 0) }

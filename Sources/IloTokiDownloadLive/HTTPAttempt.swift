@@ -302,7 +302,8 @@ final class TransferSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
         guard let current else { return completionHandler(nil) }
-        current.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
+        current.urlSession(
+            session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
     }
 
     func urlSession(

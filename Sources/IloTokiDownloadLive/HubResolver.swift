@@ -65,7 +65,8 @@ struct HubResolver: Sendable {
             let siblings: [Sibling]?
         }
         guard let body = try? JSONDecoder().decode(Body.self, from: answer.data), let siblings = body.siblings else {
-            let what = header("Content-Type", answer.response)?.contains("html") == true ? "a web page" : "something that is not a file listing"
+            let what =
+                header("Content-Type", answer.response)?.contains("html") == true ? "a web page" : "something that is not a file listing"
             throw DownloadError.hubListing(repository: repository, host: access.host, problem: "it answered the listing with \(what)")
         }
         return Listing(files: siblings.map(\.rfilename), commit: body.sha)
@@ -86,11 +87,13 @@ struct HubResolver: Sendable {
         guard !whole.isEmpty else {
             let problem: String
             if !matching.isEmpty {
-                problem = "its \(quantization) GGUF is split into parts (\(matching.prefix(3).joined(separator: ", "))), which ilo toki cannot load"
+                problem =
+                    "its \(quantization) GGUF is split into parts (\(matching.prefix(3).joined(separator: ", "))), which ilo toki cannot load"
             } else if ggufs.isEmpty {
                 problem = "it holds no GGUF file at all"
             } else {
-                problem = "it has no \(quantization) GGUF file (it has \(ggufs.prefix(6).joined(separator: ", "))\(ggufs.count > 6 ? ", …" : ""))"
+                problem =
+                    "it has no \(quantization) GGUF file (it has \(ggufs.prefix(6).joined(separator: ", "))\(ggufs.count > 6 ? ", …" : ""))"
             }
             throw DownloadError.hubListing(repository: repository, host: host, problem: problem)
         }
@@ -99,7 +102,9 @@ struct HubResolver: Sendable {
         guard candidates.count == 1 else {
             throw DownloadError.hubListing(
                 repository: repository, host: host,
-                problem: "it has several \(quantization) GGUF files (\(candidates.sorted().joined(separator: ", "))) and none is marked as the one")
+                problem:
+                    "it has several \(quantization) GGUF files (\(candidates.sorted().joined(separator: ", "))) and none is marked as the one"
+            )
         }
         return candidates[0]
     }
@@ -253,7 +258,9 @@ private final class NoRedirectSession: NSObject, URLSessionDataDelegate, @unchec
             continuation.resume(throwing: Failure.tooLong)
         } else if let error {
             let nsError = error as NSError
-            continuation.resume(throwing: nsError.code == NSURLErrorCancelled ? CancellationError() : Failure.network(code: nsError.code, reason: nsError.localizedDescription))
+            continuation.resume(
+                throwing: nsError.code == NSURLErrorCancelled
+                    ? CancellationError() : Failure.network(code: nsError.code, reason: nsError.localizedDescription))
         } else if let response = response ?? task.response {
             continuation.resume(returning: (data, response))
         } else {

@@ -46,7 +46,9 @@ public final class LLMTranslationEngine: TranslationEngine {
                         switch event {
                         case .piece(let piece): continuation.yield(.piece(piece))
                         case .finished(let stats):
-                            if stats.finishReason != .stopped, stats.finishReason != .error { heads.record(head, into: target, stats: stats) }
+                            if stats.finishReason != .stopped, stats.finishReason != .error {
+                                heads.record(head, into: target, stats: stats)
+                            }
                             continuation.yield(.finished(CompletionStats(stats)))
                         }
                     }
@@ -98,7 +100,8 @@ public final class LLMTranslationEngine: TranslationEngine {
         // Prompts into any language share the batch: every row is computed (with the core's
         // row kernel unless llama.cpp's head was asked for).
         let options = GenerationOptions(
-            maxTokens: feed.maxTokens, maxLines: feed.maxLines, stopSequences: feed.stopSequences, head: heads.askedForFull ? .full : .trimmed)
+            maxTokens: feed.maxTokens, maxLines: feed.maxLines, stopSequences: feed.stopSequences,
+            head: heads.askedForFull ? .full : .trimmed)
         return Self.events(of: engine.batchEvents(feed: FeedOfPrompts(feed), sequences: count, options: options))
     }
 
@@ -158,7 +161,8 @@ extension CompletionStats {
         self.init(
             promptTokens: stats.promptTokens, generatedTokens: stats.generatedTokens, prefillMilliseconds: stats.prefillMilliseconds,
             decodeMilliseconds: stats.decodeMilliseconds, decodedTokens: stats.decodedTokens,
-            firstPieceMilliseconds: stats.firstPieceMilliseconds, majorPageFaults: stats.majorPageFaults, end: CompletionEnd(stats.finishReason))
+            firstPieceMilliseconds: stats.firstPieceMilliseconds, majorPageFaults: stats.majorPageFaults,
+            end: CompletionEnd(stats.finishReason))
         residentFraction = stats.residentFraction
         restoredBytes = stats.restoredBytes
         restoreMilliseconds = stats.restoreMilliseconds

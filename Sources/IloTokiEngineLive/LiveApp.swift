@@ -28,7 +28,8 @@ public enum LiveApp {
         }
         let loader = LiveEngineLoader(options: engine)
         return TranslatorModel(
-            store: store, engineLoader: loader, downloader: ModelDownloader(checkingWith: loader), access: HubAccess.from(environment: environment),
+            store: store, engineLoader: loader, downloader: ModelDownloader(checkingWith: loader),
+            access: HubAccess.from(environment: environment),
             isFontInstalled: isFontInstalled)
     }
 

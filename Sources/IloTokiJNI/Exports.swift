@@ -79,7 +79,8 @@ public func bridgeOpen(
         let session: Session
         do {
             session = try MainQueue.run {
-                try Session(home: URL(fileURLWithPath: path, isDirectory: true), language: language, fontFamilies: families, callbacks: callbacks)
+                try Session(
+                    home: URL(fileURLWithPath: path, isDirectory: true), language: language, fontFamilies: families, callbacks: callbacks)
             }
         } catch {
             callbacks.close()

@@ -151,7 +151,9 @@ public final class Engine: Sendable {
     /// - Throws: `EngineError` where nothing pages it out.
     public func evict() throws -> String {
         var how = [CChar](repeating: 0, count: 256)
-        guard let status = LLMCalls.shared.perform({ ilotoki_llm_evict(handle.pointer, &how, how.count) }) else { throw EngineError.closing }
+        guard let status = LLMCalls.shared.perform({ ilotoki_llm_evict(handle.pointer, &how, how.count) }) else {
+            throw EngineError.closing
+        }
         guard status == ILOTOKI_LLM_OK else { throw EngineError(status: status, buffer: how) }
         return String(cString: how)
     }

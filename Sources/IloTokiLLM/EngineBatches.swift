@@ -18,7 +18,8 @@ extension Engine {
     ) -> AsyncThrowingStream<BatchEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream<BatchEvent, Error>.makeStream()
         enqueue(continuation) { [self] job, ticket in
-            runBatch(job, ticket: ticket, prompts: prompts, maxTokens: maxTokens, sequences: sequences, options: options, into: continuation)
+            runBatch(
+                job, ticket: ticket, prompts: prompts, maxTokens: maxTokens, sequences: sequences, options: options, into: continuation)
         } notStarted: { [self] job in
             concludeBatch(job, continuation) {
                 for index in prompts.indices { continuation.yield(.finished(index: index, GenerationStats(finishReason: .stopped))) }

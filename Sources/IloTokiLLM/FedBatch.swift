@@ -68,11 +68,14 @@ extension Engine {
     ) -> AsyncThrowingStream<BatchEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream<BatchEvent, Error>.makeStream()
         enqueue(continuation) { [self] job, ticket in
-            var run = FedRun(engine: self, job: job, ticket: ticket, feed: feed, sequences: sequences, options: options, continuation: continuation)
+            var run = FedRun(
+                engine: self, job: job, ticket: ticket, feed: feed, sequences: sequences, options: options, continuation: continuation)
             run.run()
         } notStarted: { [self] job in
             concludeBatch(job, continuation) {
-                for prompt in feed.take().prompts { continuation.yield(.finished(index: prompt.index, GenerationStats(finishReason: .stopped))) }
+                for prompt in feed.take().prompts {
+                    continuation.yield(.finished(index: prompt.index, GenerationStats(finishReason: .stopped)))
+                }
             }
         }
         return stream
@@ -155,7 +158,8 @@ private struct FedRun {
         for prompt in changes.prompts {
             // A prompt with a NUL cannot reach the core whole.
             if prompt.prompt.utf8.contains(0) {
-                continuation.yield(.failed(index: prompt.index, EngineError(kind: .invalidText, message: "The text contains a NUL character.")))
+                continuation.yield(
+                    .failed(index: prompt.index, EngineError(kind: .invalidText, message: "The text contains a NUL character.")))
             } else {
                 waiting.append(prompt)
             }

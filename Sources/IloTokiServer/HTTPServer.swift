@@ -79,7 +79,9 @@ public struct HTTPLimits: Sendable, Equatable {
     /// A request must arrive whole this long after it began (or after the last answer).
     public var requestSeconds: Int
 
-    public init(bodyBytes: Int = 8 << 20, headerBytes: Int = 64 << 10, connections: Int = 1024, idleSeconds: Int = 15, requestSeconds: Int = 30) {
+    public init(
+        bodyBytes: Int = 8 << 20, headerBytes: Int = 64 << 10, connections: Int = 1024, idleSeconds: Int = 15, requestSeconds: Int = 30
+    ) {
         self.bodyBytes = bodyBytes
         self.headerBytes = headerBytes
         self.connections = connections
@@ -208,7 +210,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// On the connection's thread: runs the handler as a task and waits for it, cancelling it
     /// when the client goes away.
     private func answer(
-        _ request: UnsafePointer<ilotoki_http_request>, respond: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<ilotoki_http_response>?) -> Void,
+        _ request: UnsafePointer<ilotoki_http_request>,
+        respond: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<ilotoki_http_response>?) -> Void,
         respondContext: UnsafeMutableRawPointer?
     ) {
         let copied = Self.copy(request)
@@ -261,12 +264,14 @@ public final class HTTPServer: @unchecked Sendable {
         func values(_ query: Int32) -> [String: String] {
             let box = Values()
             withExtendedLifetime(box) {
-                ilotoki_http_each(request, query, { context, name, value in
-                    guard let context, let name, let value else { return }
-                    let box = Unmanaged<Values>.fromOpaque(context).takeUnretainedValue()
-                    let key = String(cString: name)
-                    if box.values[key] == nil { box.values[key] = String(cString: value) }
-                }, Unmanaged.passUnretained(box).toOpaque())
+                ilotoki_http_each(
+                    request, query,
+                    { context, name, value in
+                        guard let context, let name, let value else { return }
+                        let box = Unmanaged<Values>.fromOpaque(context).takeUnretainedValue()
+                        let key = String(cString: name)
+                        if box.values[key] == nil { box.values[key] = String(cString: value) }
+                    }, Unmanaged.passUnretained(box).toOpaque())
             }
             return box.values
         }
@@ -277,19 +282,21 @@ public final class HTTPServer: @unchecked Sendable {
             final class Parts { var parts: [FormPart] = [] }
             let box = Parts()
             let status = withExtendedLifetime(box) {
-                ilotoki_http_form(request, { context, name, filename, data, length, offset in
-                    guard let context, let name else { return }
-                    let box = Unmanaged<Parts>.fromOpaque(context).takeUnretainedValue()
-                    let piece = data.map { Data(bytes: $0, count: length) } ?? Data()
-                    let key = String(cString: name)
-                    let file = filename.map { String(cString: $0) }
-                    // A field's pieces come in order; a new field starts at offset 0.
-                    if offset > 0, let last = box.parts.indices.last, box.parts[last].name == key {
-                        box.parts[last].data.append(piece)
-                    } else {
-                        box.parts.append(FormPart(name: key, filename: file, data: piece))
-                    }
-                }, Unmanaged.passUnretained(box).toOpaque())
+                ilotoki_http_form(
+                    request,
+                    { context, name, filename, data, length, offset in
+                        guard let context, let name else { return }
+                        let box = Unmanaged<Parts>.fromOpaque(context).takeUnretainedValue()
+                        let piece = data.map { Data(bytes: $0, count: length) } ?? Data()
+                        let key = String(cString: name)
+                        let file = filename.map { String(cString: $0) }
+                        // A field's pieces come in order; a new field starts at offset 0.
+                        if offset > 0, let last = box.parts.indices.last, box.parts[last].name == key {
+                            box.parts[last].data.append(piece)
+                        } else {
+                            box.parts.append(FormPart(name: key, filename: file, data: piece))
+                        }
+                    }, Unmanaged.passUnretained(box).toOpaque())
             }
             parts = status == 0 ? box.parts : nil
         }

@@ -16,7 +16,9 @@ public struct ServeSettings: Sendable, Equatable {
     /// (DNS rebinding) carries that name, and is refused.
     public var allowedHosts: Set<String>
 
-    public init(charLimit: Int = 100_000, batchLimit: Int = 1_000, apiKey: String? = nil, corsOrigin: String? = nil, allowedHosts: Set<String> = []) {
+    public init(
+        charLimit: Int = 100_000, batchLimit: Int = 1_000, apiKey: String? = nil, corsOrigin: String? = nil, allowedHosts: Set<String> = []
+    ) {
         self.charLimit = charLimit
         self.batchLimit = batchLimit
         self.apiKey = apiKey
@@ -102,13 +104,18 @@ public struct LibreTranslateAPI: Sendable {
             return try await translateFile(request)
         case ("GET", _) where path.hasPrefix("/download_file/"):
             let link = String(path.dropFirst("/download_file/".count))
-            guard let file = files.file(named: link) else { throw APIError(404, "Not Found: no translated file \(link) (files are kept an hour)") }
+            guard let file = files.file(named: link) else {
+                throw APIError(404, "Not Found: no translated file \(link) (files are kept an hour)")
+            }
             let type = file.name.lowercased().hasSuffix(".srt") ? "application/x-subrip; charset=utf-8" : "text/plain; charset=utf-8"
             let quoted = file.name.replacingOccurrences(of: "\"", with: "")
             return HTTPResponse(
-                status: 200, headers: [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(quoted)\"")], body: file.data)
+                status: 200, headers: [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(quoted)\"")],
+                body: file.data)
         case (_, "/languages"), (_, "/frontend/settings"), (_, "/translate"), (_, "/detect"), (_, "/suggest"), (_, "/translate_file"):
-            return Self.error(APIError(405, "The method \(method) is not allowed for \(path)"), headers: [("Allow", path == "/languages" ? "GET, POST" : path == "/frontend/settings" ? "GET" : "POST")])
+            return Self.error(
+                APIError(405, "The method \(method) is not allowed for \(path)"),
+                headers: [("Allow", path == "/languages" ? "GET, POST" : path == "/frontend/settings" ? "GET" : "POST")])
         default:
             throw APIError(404, "Not Found: \(path)")
         }
@@ -132,7 +139,9 @@ public struct LibreTranslateAPI: Sendable {
 
     private func checkKey(_ fields: RequestFields) throws {
         guard let key = settings.apiKey else { return }
-        guard let given = fields.text("api_key"), !given.isEmpty else { throw APIError(403, "Invalid API key: this server needs one (api_key)") }
+        guard let given = fields.text("api_key"), !given.isEmpty else {
+            throw APIError(403, "Invalid API key: this server needs one (api_key)")
+        }
         guard Self.sameInConstantTime(given, key) else { throw APIError(403, "Invalid API key") }
     }
 
@@ -164,7 +173,9 @@ public struct LibreTranslateAPI: Sendable {
         guard let parts = request.parts else { throw APIError(400, "Invalid request: a file is sent as multipart/form-data") }
         var fields = RequestFields()
         for part in parts where part.filename == nil {
-            guard let text = String(validating: part.data, as: UTF8.self) else { throw APIError(400, "Invalid request: the body is not valid UTF-8 text") }
+            guard let text = String(validating: part.data, as: UTF8.self) else {
+                throw APIError(400, "Invalid request: the body is not valid UTF-8 text")
+            }
             if fields.values[part.name] == nil { fields.values[part.name] = .text(text) }
         }
         for (name, value) in request.query where fields.values[name] == nil { fields.values[name] = .text(value) }
@@ -172,14 +183,22 @@ public struct LibreTranslateAPI: Sendable {
         guard let file = parts.first(where: { $0.name == "file" && $0.filename != nil }) else {
             throw APIError(400, "Invalid request: missing file parameter")
         }
-        guard let sourceCode = fields.text("source"), !sourceCode.isEmpty else { throw APIError(400, "Invalid request: missing source parameter") }
-        guard let targetCode = fields.text("target"), !targetCode.isEmpty else { throw APIError(400, "Invalid request: missing target parameter") }
+        guard let sourceCode = fields.text("source"), !sourceCode.isEmpty else {
+            throw APIError(400, "Invalid request: missing source parameter")
+        }
+        guard let targetCode = fields.text("target"), !targetCode.isEmpty else {
+            throw APIError(400, "Invalid request: missing target parameter")
+        }
         // Only the file's own name, never a path.
         let name = (file.filename ?? "").split(separator: "/").last.map(String.init)?.split(separator: "\\").last.map(String.init) ?? ""
         guard !name.isEmpty, !name.hasPrefix(".") else { throw APIError(400, "Invalid request: empty file") }
         let suffix = name.lowercased().split(separator: ".").last.map { ".\($0)" } ?? ""
-        guard name.contains("."), Self.fileFormats.contains(suffix) else { throw APIError(400, "Invalid request: file format not supported") }
-        guard let text = String(validating: file.data, as: UTF8.self) else { throw APIError(400, "Invalid request: the file is not UTF-8 text") }
+        guard name.contains("."), Self.fileFormats.contains(suffix) else {
+            throw APIError(400, "Invalid request: file format not supported")
+        }
+        guard let text = String(validating: file.data, as: UTF8.self) else {
+            throw APIError(400, "Invalid request: the file is not UTF-8 text")
+        }
         try checkLength(text.count)
         let translated: String
         if suffix == ".srt" {
@@ -187,8 +206,12 @@ public struct LibreTranslateAPI: Sendable {
             do { subtitles = try SubRip(parsing: text) } catch { throw APIError(400, "Invalid request: \(error.localizedDescription)") }
             let cues = subtitles.cues.map(\.text)
             // A cue is too short to tell its language: the file as a whole tells it.
-            let source = sourceCode.lowercased() == "auto" ? Self.detection(of: cues.joined(separator: " "))["language"] as? String ?? "" : sourceCode
-            guard !source.isEmpty else { throw APIError(400, "Cannot detect the language of the file: it is in a script none of tok, en, ru and vi is written in") }
+            let source =
+                sourceCode.lowercased() == "auto"
+                ? Self.detection(of: cues.joined(separator: " "))["language"] as? String ?? "" : sourceCode
+            guard !source.isEmpty else {
+                throw APIError(400, "Cannot detect the language of the file: it is in a script none of tok, en, ru and vi is written in")
+            }
             let answers = try await translateTexts(cues, source: source, target: targetCode, format: "text")
             for index in subtitles.cues.indices where !cues[index].isEmpty {
                 subtitles.cues[index].lines = SubRip.lines(answers.texts[index], count: subtitles.cues[index].lines.count)
@@ -220,8 +243,12 @@ public struct LibreTranslateAPI: Sendable {
         case .other: throw APIError(400, "Invalid request: q must be a string or an array of strings")
         default: throw APIError(400, "Invalid request: missing q parameter")
         }
-        guard let sourceCode = fields.text("source"), !sourceCode.isEmpty else { throw APIError(400, "Invalid request: missing source parameter") }
-        guard let targetCode = fields.text("target"), !targetCode.isEmpty else { throw APIError(400, "Invalid request: missing target parameter") }
+        guard let sourceCode = fields.text("source"), !sourceCode.isEmpty else {
+            throw APIError(400, "Invalid request: missing source parameter")
+        }
+        guard let targetCode = fields.text("target"), !targetCode.isEmpty else {
+            throw APIError(400, "Invalid request: missing target parameter")
+        }
         if batch, texts.count > settings.batchLimit {
             throw APIError(400, "Invalid request: request (\(texts.count)) exceeds text limit (\(settings.batchLimit))")
         }
@@ -260,7 +287,9 @@ public struct LibreTranslateAPI: Sendable {
             detections = try texts.map { text in
                 let found = Self.detection(of: text)
                 guard let language = Language(code: found["language"] as? String ?? "") else {
-                    throw APIError(400, "Cannot detect the language of \"\(text.prefix(40))\": it is in a script none of tok, en, ru and vi is written in")
+                    throw APIError(
+                        400,
+                        "Cannot detect the language of \"\(text.prefix(40))\": it is in a script none of tok, en, ru and vi is written in")
                 }
                 return (language, found["confidence"] as? Double ?? 0)
             }
@@ -279,7 +308,9 @@ public struct LibreTranslateAPI: Sendable {
             }
             guard let direction = TranslationDirection(from: source, to: target) else {
                 throw APIError(
-                    400, "\(target.promptName) (\(target.code)) is not available as a target language from \(source.promptName) (\(source.code))")
+                    400,
+                    "\(target.promptName) (\(target.code)) is not available as a target language from \(source.promptName) (\(source.code))"
+                )
             }
             if format == "html" {
                 for (node, piece) in HTMLText.pieces(of: text).enumerated() where piece.isText {

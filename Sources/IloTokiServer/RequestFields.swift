@@ -51,8 +51,11 @@ public struct RequestFields: Equatable, Sendable {
 
     static func json(_ body: Data) throws -> RequestFields {
         guard !body.isEmpty else { return RequestFields() }
-        guard String(validating: body, as: UTF8.self) != nil else { throw APIError(400, "Invalid request: the body is not valid UTF-8 text") }
-        guard let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]), let dictionary = object as? [String: Any]
+        guard String(validating: body, as: UTF8.self) != nil else {
+            throw APIError(400, "Invalid request: the body is not valid UTF-8 text")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+            let dictionary = object as? [String: Any]
         else { throw APIError(400, "Invalid JSON format") }
         var fields = RequestFields()
         for (name, value) in dictionary {
@@ -71,7 +74,9 @@ public struct RequestFields: Equatable, Sendable {
     }
 
     static func form(_ body: Data) throws -> RequestFields {
-        guard let text = String(validating: body, as: UTF8.self) else { throw APIError(400, "Invalid request: the body is not valid UTF-8 text") }
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw APIError(400, "Invalid request: the body is not valid UTF-8 text")
+        }
         var fields = RequestFields()
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

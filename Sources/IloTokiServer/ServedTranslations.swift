@@ -187,7 +187,9 @@ public final class ServedTranslations: ServedTranslating {
             while let self, !self.pending.isEmpty {
                 let now = ContinuousClock.now
                 let late = self.pending.filter { !$0.value.started && now - $0.value.since > self.deadline }.map(\.key)
-                for id in late { self.finish(id, .failure(APIError(503, "The translation waited too long to start; try again", retryAfter: 5))) }
+                for id in late {
+                    self.finish(id, .failure(APIError(503, "The translation waited too long to start; try again", retryAfter: 5)))
+                }
                 try? await Task.sleep(for: min(self.deadline / 4, .seconds(1)))
             }
             self?.watching = false

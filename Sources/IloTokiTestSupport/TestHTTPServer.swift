@@ -292,7 +292,8 @@ public final class TestHTTPServer: Sendable {
                 if status == 206, let requestedEnd { end = min(max(requestedEnd, start), size - 1) }
             }
         }
-        var head = "ETag: \(resource.etag)\r\nContent-Type: \(resource.contentType)\r\nAccept-Ranges: bytes\r\nContent-Length: \(end + 1 - start)\r\n"
+        var head =
+            "ETag: \(resource.etag)\r\nContent-Type: \(resource.contentType)\r\nAccept-Ranges: bytes\r\nContent-Length: \(end + 1 - start)\r\n"
         if status == 206 { head += "Content-Range: bytes \(start)-\(end)/\(size)\r\n" }
         record(method, path, headers, status: status)
         sendHead(client, status: status, headers: head)
@@ -361,9 +362,12 @@ public final class TestHTTPServer: Sendable {
     }
 
     private func sendHead(_ client: Int32, status: Int, headers: String) {
-        let reason = [200: "OK", 206: "Partial Content", 302: "Found", 401: "Unauthorized", 403: "Forbidden",
-                      404: "Not Found", 416: "Range Not Satisfiable", 500: "Internal Server Error",
-                      503: "Service Unavailable"][status] ?? "Status"
+        let reason =
+            [
+                200: "OK", 206: "Partial Content", 302: "Found", 401: "Unauthorized", 403: "Forbidden",
+                404: "Not Found", 416: "Range Not Satisfiable", 500: "Internal Server Error",
+                503: "Service Unavailable",
+            ][status] ?? "Status"
         let text = "HTTP/1.1 \(status) \(reason)\r\n\(headers)Connection: close\r\n\r\n"
         _ = sendAll(client, Array(text.utf8)[...])
     }

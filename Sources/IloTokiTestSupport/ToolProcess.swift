@@ -119,8 +119,9 @@ public final class ToolProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while !condition(stdoutSoFar) {
             guard ContinuousClock.now < deadline, process.isRunning else {
-                throw Timeout(description: "standard output never came to what was awaited; it is \"\(stdoutSoFar.suffix(200))\", "
-                    + "standard error \"\(stderrSoFar.suffix(200))\"")
+                throw Timeout(
+                    description: "standard output never came to what was awaited; it is \"\(stdoutSoFar.suffix(200))\", "
+                        + "standard error \"\(stderrSoFar.suffix(200))\"")
             }
             try await Task.sleep(for: .milliseconds(5))
         }

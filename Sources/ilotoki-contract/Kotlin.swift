@@ -6,8 +6,10 @@ struct KotlinWriter {
     /// Enum constants by type: (Swift case name, raw value).
     let enumerations: [String: [(name: String, raw: String)]]
 
-    static let keywords: Set<String> = ["as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface",
-        "is", "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias", "val", "var", "when", "while"]
+    static let keywords: Set<String> = [
+        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface",
+        "is", "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias", "val", "var", "when", "while",
+    ]
 
     func file(header: String) -> String {
         var parts = [header]

@@ -315,7 +315,9 @@ private struct KeyedRecorder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try encodeIfPresent(value ?? nil, forKey: key)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nested = Recorder(schema: recorder.schema)
         recorder.cases.append((key.stringValue, nested))
         return nested.container(keyedBy: keyType)

@@ -50,7 +50,9 @@ func screens() async throws -> [any Encodable] {
     // A long text under way: the progress bar under the target plate.
     model.perform(.setSourceText(text: "mi olin e sina. jan li moku e kili. tenpo suno ni li pona. toki! sina pona lukin."))
     model.perform(.pressSlab)
-    try await until { model.translationState == .translating && (model.translationChunks?.total ?? 0) >= MainScreen.sentencesForProgressBar }
+    try await until {
+        model.translationState == .translating && (model.translationChunks?.total ?? 0) >= MainScreen.sentencesForProgressBar
+    }
     values.append(MainScreen(model: model, strings: strings))
     try await until { model.translationState == .done }
     model.perform(.setSourceText(text: "mi olin e sina."))

@@ -40,7 +40,8 @@ func palette(_ name: String, _ palette: Palette) -> String {
 }
 
 let icons = Icon.all.map { icon in
-    "        \"\(icon.name.rawValue)\" to listOf(\n" + icon.shapes.map { "            " + shape($0) + "," }.joined(separator: "\n") + "\n        ),"
+    "        \"\(icon.name.rawValue)\" to listOf(\n" + icon.shapes.map { "            " + shape($0) + "," }.joined(separator: "\n")
+        + "\n        ),"
 }.joined(separator: "\n")
 
 print(

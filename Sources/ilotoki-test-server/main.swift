@@ -27,7 +27,10 @@ while !arguments.isEmpty {
     }
 }
 guard operands.count == 1 else {
-    FileHandle.standardError.write(Data("usage: ilotoki-test-server FILE [--port-file PATH] [--repo OWNER/NAME] [--cut-every BYTES] [--ignore-range] [--linked-etag SHA256]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "usage: ilotoki-test-server FILE [--port-file PATH] [--repo OWNER/NAME] [--cut-every BYTES] [--ignore-range] [--linked-etag SHA256]\n"
+                .utf8))
     exit(2)
 }
 let file = URL(fileURLWithPath: operands[0])

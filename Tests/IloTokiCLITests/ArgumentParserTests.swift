@@ -1,6 +1,6 @@
+import IloTokiCore
 import Testing
 
-import IloTokiCore
 @testable import IloTokiCLI
 
 @Suite struct ArgumentParserTests {

@@ -47,7 +47,9 @@ import Testing
 
         let json = try await run(["--model", tiny, "--threads", "1", "--json"], input: input)
         #expect(json.status == 1)
-        let objects = try json.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        let objects = try json.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
         try #require(objects.count == 6)
         #expect(objects.map { $0["source"] as? String } == ["mi moku", "", "   ", nil, "こんにちは", "sina lape"])
         #expect(objects[1]["result"] as? String == "")
@@ -97,7 +99,8 @@ import Testing
         #expect(full.stderr.split(separator: "\n").count == 1)
 
         let piped = try await shell(
-            #"printf 'a b\nc d\ne f\ng h\n' | "$ILOTOKI" --model "$TINY" --threads 1 --from en | head -c 1 >/dev/null; echo "status ${PIPESTATUS[1]}""#)
+            #"printf 'a b\nc d\ne f\ng h\n' | "$ILOTOKI" --model "$TINY" --threads 1 --from en | head -c 1 >/dev/null; echo "status ${PIPESTATUS[1]}""#
+        )
         #expect(piped.stdout.contains("status 0"))
         #expect(piped.stderr.isEmpty, "\(piped.stderr)")
     }
@@ -129,7 +132,8 @@ import Testing
     @Test func jsonOnATerminalWithoutTextSaysItNeedsText() async throws {
         let tiny = try TestModels.require(TestModels.tiny)
         let tool = try ToolProcess(
-            URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", "\(ilotoki.path) --model \(tiny) --json", "/dev/null"], environment: environment)
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", "\(ilotoki.path) --model \(tiny) --json", "/dev/null"],
+            environment: environment)
         let result = await tool.wait()
         #expect(result.status == 2)
         #expect(result.stdout.contains("--json needs the text"))

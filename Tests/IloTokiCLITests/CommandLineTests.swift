@@ -24,7 +24,10 @@ import Testing
         let overview = try await run(["--help"])
         #expect(overview.status == 0)
         #expect(overview.stdout.contains("Usage: ilotoki"))
-        for command in [["translate"], ["models"], ["models", "download"], ["models", "remove"], ["models", "add"], ["models", "verify"], ["history"], ["words"]] {
+        for command in [
+            ["translate"], ["models"], ["models", "download"], ["models", "remove"], ["models", "add"], ["models", "verify"], ["history"],
+            ["words"],
+        ] {
             let result = try await run(command + ["--help"])
             #expect(result.status == 0, "\(command)")
             #expect(result.stdout.hasPrefix("Usage: ilotoki \(command.joined(separator: " "))"), "\(command)")
@@ -317,7 +320,10 @@ import Testing
         let catalog = home.file("catalog.json")
         let encoder = JSONEncoder()
         try encoder.encode(["entries": [Self.entry]]).write(to: catalog)
-        return ["ILOTOKI_HOME": home.file(name).path, "ILOTOKI_CATALOG": catalog.path, "HF_ENDPOINT": server.baseURL.absoluteString, "NO_COLOR": "1"]
+        return [
+            "ILOTOKI_HOME": home.file(name).path, "ILOTOKI_CATALOG": catalog.path, "HF_ENDPOINT": server.baseURL.absoluteString,
+            "NO_COLOR": "1",
+        ]
     }
 
     @Test func downloadPausedWithCtrlCResumesInASecondRunAndVerifies() async throws {
@@ -377,7 +383,8 @@ import Testing
     @Test func aMirrorWithoutTheModelIsNamedAndLeavesNothingBehind() async throws {
         let server = try TestHTTPServer()
         let environment = try environment(server, home: "home404")
-        let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
+        let result = try await ToolProcess.run(
+            ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
         #expect(result.status == 1)
         #expect(result.stderr.contains("HF_ENDPOINT=\(server.baseURL.absoluteString)"))
         #expect(result.stderr.contains("HTTP 404"))
@@ -394,7 +401,8 @@ import Testing
         let server = try TestHTTPServer()
         server.serve(Self.entry.url!.path, data: Data("<html><body>Please log in</body></html>".utf8), contentType: "text/html")
         let environment = try environment(server, home: "home-html")
-        let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
+        let result = try await ToolProcess.run(
+            ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
         #expect(result.status == 1)
         #expect(result.stderr.contains("HF_ENDPOINT=\(server.baseURL.absoluteString)"))
         #expect(result.stderr.contains("web page"))
@@ -409,7 +417,8 @@ import Testing
         server.serve("/cdn/model.gguf", data: page)
         server.redirect(Self.entry.url!.path, to: "/cdn/model.gguf", linkedEtag: SHA256.hex(of: page), linkedSize: page.count)
         let environment = try environment(server, home: "home-page")
-        let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
+        let result = try await ToolProcess.run(
+            ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
         #expect(result.status == 1)
         #expect(!result.stdout.contains("Installed"))
         #expect(result.stderr.contains("<!DOCTYPE html> <html><head><title>Mirror maintenance"), "the page is named: \(result.stderr)")
@@ -429,7 +438,8 @@ import Testing
         let server = try TestHTTPServer()
         server.serve(Self.entry.url!.path, data: Self.payload)
         let environment = try environment(server, home: "home-plain")
-        let result = try await ToolProcess.run(ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
+        let result = try await ToolProcess.run(
+            ilotoki, ["models", "download", Self.entry.id, "--accept-licence"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("verifying size only"))
         #expect(!result.stderr.contains("verifying sha256"))

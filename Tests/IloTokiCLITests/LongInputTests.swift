@@ -217,7 +217,8 @@ import Testing
     @Test func subtitlesKeepTheirNumbersTimesAndLines() async throws {
         try FileManager.default.createDirectory(at: home.url, withIntermediateDirectories: true)
         let source = home.file("film.srt")
-        let subtitles = "1\n00:00:01,000 --> 00:00:03,500\nHello, my friend!\n\n2\n00:00:04,000 --> 00:00:07,250\nThe little child plays\nin the garden with the dog.\n\n3\n00:00:08,000 --> 00:00:09,000\nWhere is the water?\n"
+        let subtitles =
+            "1\n00:00:01,000 --> 00:00:03,500\nHello, my friend!\n\n2\n00:00:04,000 --> 00:00:07,250\nThe little child plays\nin the garden with the dog.\n\n3\n00:00:08,000 --> 00:00:09,000\nWhere is the water?\n"
         try Data(subtitles.utf8).write(to: source)
         let target = home.file("film.tok.srt")
         let result = try await translate(["--file", source.path, "--output", target.path])

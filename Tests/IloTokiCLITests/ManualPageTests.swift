@@ -22,7 +22,8 @@ import Testing
         // Text never begins a line as a request would.
         for line in page.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
             #expect(
-                ["TH", "SH", "SS", "TP", "PP", "B", "I", "BR", "RI", "br"].contains(line.dropFirst().split(separator: " ").first.map(String.init) ?? ""),
+                ["TH", "SH", "SS", "TP", "PP", "B", "I", "BR", "RI", "br"].contains(
+                    line.dropFirst().split(separator: " ").first.map(String.init) ?? ""),
                 "a line read as a request: \(line)")
         }
         let directory = TemporaryDirectory("manual")

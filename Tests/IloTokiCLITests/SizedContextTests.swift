@@ -31,7 +31,8 @@ import Testing
         var tokens: [[Int32]] = []
         var contexts: Set<Int> = []
         for prompt in BenchmarkPrompts.all {
-            let stats = try await run(PromptFormat.sourceTarget.translationPrompt(for: prompt.text, direction: prompt.direction), head: head)
+            let stats = try await run(
+                PromptFormat.sourceTarget.translationPrompt(for: prompt.text, direction: prompt.direction), head: head)
             tokens.append(stats.tokens)
             contexts.insert(stats.contextLength)
         }

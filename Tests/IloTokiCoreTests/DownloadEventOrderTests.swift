@@ -28,7 +28,9 @@ import Testing
 
     /// Reads a download to its end, checking every event against the order; returns what came.
     @discardableResult
-    func checkOrder(_ download: ModelDownload, pauseWhen: ((DownloadEvent) -> Bool)? = nil) async -> (events: [DownloadEvent], error: Error?) {
+    func checkOrder(_ download: ModelDownload, pauseWhen: ((DownloadEvent) -> Bool)? = nil) async -> (
+        events: [DownloadEvent], error: Error?
+    ) {
         var order = DownloadEventOrder()
         var failure: Error?
         do {
@@ -49,8 +51,10 @@ import Testing
         let progress = DownloadProgress(bytes: 1, total: 2, bytesPerSecond: 0)
         let installed = InstalledFile(url: URL(fileURLWithPath: "/x"), bytes: 2, sha256: "")
         var good = DownloadEventOrder()
-        for event in [DownloadEvent.started(offset: 0, total: 2), .progress(progress), .stalled(attempt: 1, reason: "x"),
-                      .progress(progress), .verifying(sha256Known: true), .installed(installed)] {
+        for event in [
+            DownloadEvent.started(offset: 0, total: 2), .progress(progress), .stalled(attempt: 1, reason: "x"),
+            .progress(progress), .verifying(sha256Known: true), .installed(installed),
+        ] {
             try good.accept(event)
         }
         try good.end(failure: nil)
@@ -141,7 +145,8 @@ import Testing
         let data = Data(repeating: 0x46, count: 1 << 20)
         server.serve("/wrong.gguf", data: data)
         let wrong = DownloadRequest(
-            url: server.url("/wrong.gguf"), destination: destination, expectedBytes: Int64(data.count), expectedSHA256: String(repeating: "0", count: 64))
+            url: server.url("/wrong.gguf"), destination: destination, expectedBytes: Int64(data.count),
+            expectedSHA256: String(repeating: "0", count: 64))
         let mismatch = await checkOrder(downloader().start(wrong))
         #expect(mismatch.error != nil)
         #expect(mismatch.events.last == .verifying(sha256Known: true))

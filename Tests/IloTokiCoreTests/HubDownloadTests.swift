@@ -81,7 +81,11 @@ import Testing
         let resolved = try #require(store.resolvedFile(for: Self.entry))
         #expect(resolved.path == "ilo-toki-1.3-MiLMMT-46-1b-Q8_0.gguf" && resolved.sha256 == SHA256.hex(of: model))
         #expect(resolved.commit == "c0ffee")
-        #expect(modelFiles == ["ilo-toki-1.3-MiLMMT-46-1b-Q8_0.gguf", "ilo-toki-1.3-MiLMMT-46-1b-Q8_0.gguf.sha256", "ilo-toki-1.3-MiLMMT-46-1b-Q8_0.gguf.source"])
+        #expect(
+            modelFiles == [
+                "ilo-toki-1.3-MiLMMT-46-1b-Q8_0.gguf", "ilo-toki-1.3-MiLMMT-46-1b-Q8_0.gguf.sha256",
+                "ilo-toki-1.3-MiLMMT-46-1b-Q8_0.gguf.source",
+            ])
 
         // The listing and the file's HEAD first, then the file through the redirect.
         let paths = server.requests.map { "\($0.method) \($0.path)" }
@@ -106,12 +110,17 @@ import Testing
     @Test func aFileEntryCarriesTheTokenToItsOwnHostOnly() async throws {
         let data = ModelDownloaderTests.payload(1 << 20, seed: 5)
         server.serve("/cdn/file.gguf", data: data)
-        server.redirect("/o/r/resolve/main/file.gguf", to: "/cdn/file.gguf", linkedEtag: SHA256.hex(of: data), linkedSize: data.count, host: "localhost")
+        server.redirect(
+            "/o/r/resolve/main/file.gguf", to: "/cdn/file.gguf", linkedEtag: SHA256.hex(of: data), linkedSize: data.count, host: "localhost"
+        )
         let entry = CatalogEntry(
             id: "file", displayName: "file", quantization: "Q8_0", url: URL(string: "https://huggingface.co/o/r/resolve/main/file.gguf")!,
             bytes: Int64(data.count), format: .sourceTarget, deprecated: false, sha256: nil)
         _ = try await downloader().download(DownloadRequest(entry: entry, store: store, access: access))
-        #expect(server.requests.filter { $0.path == "/o/r/resolve/main/file.gguf" }.allSatisfy { $0.headers["authorization"] == "Bearer hf_secret" })
+        #expect(
+            server.requests.filter { $0.path == "/o/r/resolve/main/file.gguf" }.allSatisfy {
+                $0.headers["authorization"] == "Bearer hf_secret"
+            })
         #expect(server.requests.filter { $0.path == "/cdn/file.gguf" }.allSatisfy { $0.headers["authorization"] == nil })
     }
 

@@ -36,18 +36,21 @@ import Testing
     /// Fails if anyone changes what a model answers to: the wrong format does not fail loudly.
     @Test func eachModelKeepsTheFormatItWasTrainedOn() {
         let formats = Dictionary(uniqueKeysWithValues: catalog.entries.map { ($0.id, $0.format) })
-        #expect(formats == [
-            "milmmt-46-1b-v1-3-q8-0": .sourceTarget,
-            "milmmt-46-1b-v1-1-q8-0": .sourceTarget,
-            "milmmt-46-1b-q8-0": .sourceTarget,
-            "gemma-2-2b-q6-k": .queryAnswer,
-        ])
+        #expect(
+            formats == [
+                "milmmt-46-1b-v1-3-q8-0": .sourceTarget,
+                "milmmt-46-1b-v1-1-q8-0": .sourceTarget,
+                "milmmt-46-1b-q8-0": .sourceTarget,
+                "gemma-2-2b-q6-k": .queryAnswer,
+            ])
     }
 
     @Test func theCatalogIsTheOneInTheSpecification() throws {
         let newest = try #require(catalog.entry(id: "milmmt-46-1b-v1-3-q8-0"))
         #expect(newest.displayName == "ilo-toki-1.3-MiLMMT-46-1b" && newest.quantization == "Q8_0" && !newest.deprecated)
-        #expect(newest.source == .hub(repository: "NetherQuartz/ilo-toki-1.3-MiLMMT-46-1b-merged", revision: "main", approximateBytes: 1_390_169_824))
+        #expect(
+            newest.source
+                == .hub(repository: "NetherQuartz/ilo-toki-1.3-MiLMMT-46-1b-merged", revision: "main", approximateBytes: 1_390_169_824))
         #expect(newest.bytes == nil && newest.url == nil && newest.sha256 == nil)
         #expect(newest.fileName == "ilo-toki-1.3-MiLMMT-46-1b-Q8_0.gguf")
         let entry = try #require(catalog.entry(id: "milmmt-46-1b-v1-1-q8-0"))
@@ -75,7 +78,9 @@ import Testing
     @Test func aMirrorReplacesTheHuggingFaceHost() throws {
         let entry = try #require(catalog.entry(id: "milmmt-46-1b-v1-1-q8-0"))
         let mirrored = try #require(entry.url(endpoint: "http://127.0.0.1:8080"))
-        #expect(mirrored.absoluteString == "http://127.0.0.1:8080/NetherQuartz/ilo-toki-1.1-MiLMMT-46-1b-merged/resolve/main/ilo-toki-1.1-MiLMMT-46-1b-Q8_0.gguf")
+        #expect(
+            mirrored.absoluteString
+                == "http://127.0.0.1:8080/NetherQuartz/ilo-toki-1.1-MiLMMT-46-1b-merged/resolve/main/ilo-toki-1.1-MiLMMT-46-1b-Q8_0.gguf")
         #expect(entry.url(endpoint: "https://hf-mirror.example/")?.host == "hf-mirror.example")
         #expect(entry.url(endpoint: nil) == entry.url)
         #expect(entry.url(endpoint: "") == entry.url)
@@ -84,11 +89,13 @@ import Testing
     @Test func aCatalogFileMayNameARepository() throws {
         let directory = TemporaryDirectory("catalog")
         let file = directory.file("catalog.json")
-        try Data(#"""
+        try Data(
+            #"""
             {"entries": [{"id": "n", "displayName": "New", "quantization": "Q8_0", "repository": "o/r", "format": "sourceTarget"},
                          {"id": "f", "displayName": "Old", "quantization": "Q8_0", "url": "https://huggingface.co/o/r/resolve/main/f.gguf",
                           "bytes": 10, "format": "sourceTarget", "deprecated": true}]}
-            """#.utf8).write(to: file)
+            """#.utf8
+        ).write(to: file)
         let loaded = try ModelCatalog.load(from: file)
         try #require(loaded.entries.count == 2)
         #expect(loaded.entries[0].source == ModelSource.hub(repository: "o/r", revision: "main", approximateBytes: nil))
@@ -98,8 +105,11 @@ import Testing
         let again = try JSONDecoder().decode([CatalogEntry].self, from: JSONEncoder().encode(ModelCatalog.standard.entries))
         #expect(again == ModelCatalog.standard.entries)
 
-        try Data(#"{"entries": [{"id": "n", "displayName": "New", "quantization": "Q8_0", "repository": "not a repo", "format": "sourceTarget"}]}"#.utf8)
-            .write(to: file)
+        try Data(
+            #"{"entries": [{"id": "n", "displayName": "New", "quantization": "Q8_0", "repository": "not a repo", "format": "sourceTarget"}]}"#
+                .utf8
+        )
+        .write(to: file)
         #expect(throws: CatalogError.self) { try ModelCatalog.load(from: file) }
     }
 }

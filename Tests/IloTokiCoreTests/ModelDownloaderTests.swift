@@ -25,7 +25,7 @@ import Testing
         data.withUnsafeMutableBytes { buffer in
             let words = buffer.bindMemory(to: UInt64.self)
             for index in words.indices {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 words[index] = state
             }
         }
@@ -218,7 +218,9 @@ import Testing
         let data = Self.payload(1 << 20, seed: 12)
         server.serve("/m.gguf", data: data)
         let (_, error) = await run(downloader().start(request("/m.gguf", size: data.count + 10)))
-        #expect(error as? DownloadError == .unexpectedSize(url: server.url("/m.gguf").absoluteString, expected: Int64(data.count + 10), actual: Int64(data.count)))
+        #expect(
+            error as? DownloadError
+                == .unexpectedSize(url: server.url("/m.gguf").absoluteString, expected: Int64(data.count + 10), actual: Int64(data.count)))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(server.requests.count == 1)
     }
@@ -448,8 +450,10 @@ import Testing
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-        ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
-         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+        ),
     ])
     func standardVectors(message: String, digest: String) {
         #expect(SHA256.hex(of: Data(message.utf8)) == digest)
@@ -466,7 +470,8 @@ import Testing
     }
 
     @Test func aMillionAs() {
-        #expect(SHA256.hex(of: Data(repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            SHA256.hex(of: Data(repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test func feedingInPiecesGivesTheSameDigest() {

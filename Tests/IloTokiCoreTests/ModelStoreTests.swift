@@ -84,7 +84,8 @@ import Testing
         let removed = store.sweepOrphans()
         #expect(Set(removed.map(\.lastPathComponent)) == ["retired.gguf", "retired-too.gguf.part"])
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: models.path))
-        #expect(left == ["small-a.gguf", "small-b.gguf.part", "my-own.gguf", "settings.json", "history.json", "subdirectory.gguf", "README"])
+        #expect(
+            left == ["small-a.gguf", "small-b.gguf.part", "my-own.gguf", "settings.json", "history.json", "subdirectory.gguf", "README"])
     }
 
     @Test func orphanSweepKeepsTheFileNamedWithModelOption() throws {
@@ -177,7 +178,9 @@ import Testing
             #expect(AppDirectories.standard(environment: ["XDG_DATA_HOME": "/xdg", "HOME": "/home/u"]).home.path == "/xdg/ilotoki")
             #expect(AppDirectories.standard(environment: ["HOME": "/home/u"]).home.path == "/home/u/.local/share/ilotoki")
             // A relative XDG_DATA_HOME is invalid by the XDG specification and ignored.
-            #expect(AppDirectories.standard(environment: ["XDG_DATA_HOME": "rel", "HOME": "/home/u"]).home.path == "/home/u/.local/share/ilotoki")
+            #expect(
+                AppDirectories.standard(environment: ["XDG_DATA_HOME": "rel", "HOME": "/home/u"]).home.path
+                    == "/home/u/.local/share/ilotoki")
         }
     #endif
 

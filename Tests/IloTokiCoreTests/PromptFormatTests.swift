@@ -6,18 +6,30 @@ import Testing
 /// on, and the wrong one fails silently (fluent text in the wrong language).
 @Suite struct PromptFormatTests {
     @Test(arguments: [
-        (TranslationDirection.fromTokiPona(to: .english), "jan li moku e kili",
-         "Translate this from Toki Pona to English:\nToki Pona: jan li moku e kili\nEnglish:"),
-        (TranslationDirection.fromTokiPona(to: .russian), "jan li moku e kili",
-         "Translate this from Toki Pona to Russian:\nToki Pona: jan li moku e kili\nRussian:"),
-        (TranslationDirection.fromTokiPona(to: .vietnamese), "jan li moku e kili",
-         "Translate this from Toki Pona to Vietnamese:\nToki Pona: jan li moku e kili\nVietnamese:"),
-        (TranslationDirection.toTokiPona(from: .english), "The person eats fruit.",
-         "Translate this from English to Toki Pona:\nEnglish: The person eats fruit.\nToki Pona:"),
-        (TranslationDirection.toTokiPona(from: .russian), "Человек ест фрукты.",
-         "Translate this from Russian to Toki Pona:\nRussian: Человек ест фрукты.\nToki Pona:"),
-        (TranslationDirection.toTokiPona(from: .vietnamese), "Người ăn trái cây.",
-         "Translate this from Vietnamese to Toki Pona:\nVietnamese: Người ăn trái cây.\nToki Pona:"),
+        (
+            TranslationDirection.fromTokiPona(to: .english), "jan li moku e kili",
+            "Translate this from Toki Pona to English:\nToki Pona: jan li moku e kili\nEnglish:"
+        ),
+        (
+            TranslationDirection.fromTokiPona(to: .russian), "jan li moku e kili",
+            "Translate this from Toki Pona to Russian:\nToki Pona: jan li moku e kili\nRussian:"
+        ),
+        (
+            TranslationDirection.fromTokiPona(to: .vietnamese), "jan li moku e kili",
+            "Translate this from Toki Pona to Vietnamese:\nToki Pona: jan li moku e kili\nVietnamese:"
+        ),
+        (
+            TranslationDirection.toTokiPona(from: .english), "The person eats fruit.",
+            "Translate this from English to Toki Pona:\nEnglish: The person eats fruit.\nToki Pona:"
+        ),
+        (
+            TranslationDirection.toTokiPona(from: .russian), "Человек ест фрукты.",
+            "Translate this from Russian to Toki Pona:\nRussian: Человек ест фрукты.\nToki Pona:"
+        ),
+        (
+            TranslationDirection.toTokiPona(from: .vietnamese), "Người ăn trái cây.",
+            "Translate this from Vietnamese to Toki Pona:\nVietnamese: Người ăn trái cây.\nToki Pona:"
+        ),
     ])
     func sourceTargetPromptForEveryDirection(direction: TranslationDirection, text: String, expected: String) {
         let prompt = PromptFormat.sourceTarget.translationPrompt(for: text, direction: direction)
@@ -25,12 +37,18 @@ import Testing
     }
 
     @Test(arguments: [
-        (TranslationDirection.fromTokiPona(to: .english), "jan li moku e kili",
-         "Translate Toki Pona to English.\nQuery: jan li moku e kili\nAnswer:"),
-        (TranslationDirection.toTokiPona(from: .russian), "Я тебя люблю",
-         "Translate Russian to Toki Pona.\nQuery: Я тебя люблю\nAnswer:"),
-        (TranslationDirection.toTokiPona(from: .vietnamese), "Tôi yêu bạn",
-         "Translate Vietnamese to Toki Pona.\nQuery: Tôi yêu bạn\nAnswer:"),
+        (
+            TranslationDirection.fromTokiPona(to: .english), "jan li moku e kili",
+            "Translate Toki Pona to English.\nQuery: jan li moku e kili\nAnswer:"
+        ),
+        (
+            TranslationDirection.toTokiPona(from: .russian), "Я тебя люблю",
+            "Translate Russian to Toki Pona.\nQuery: Я тебя люблю\nAnswer:"
+        ),
+        (
+            TranslationDirection.toTokiPona(from: .vietnamese), "Tôi yêu bạn",
+            "Translate Vietnamese to Toki Pona.\nQuery: Tôi yêu bạn\nAnswer:"
+        ),
     ])
     func queryAnswerPrompt(direction: TranslationDirection, text: String, expected: String) {
         let prompt = PromptFormat.queryAnswer.translationPrompt(for: text, direction: direction)

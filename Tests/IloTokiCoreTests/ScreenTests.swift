@@ -32,7 +32,6 @@ import Testing
 
     func screen(_ model: TranslatorModel) -> MainScreen { MainScreen(model: model, strings: Self.strings) }
 
-
     // MARK: - The main screen, state by state
 
     @Test func noModel() async {
@@ -110,7 +109,8 @@ import Testing
     @Test func readyTranslatingDoneAndCopied() async throws {
         try install(Self.current)
         let clock = ManualClock()
-        let model = app.model(engine: ScriptedEngine(delay: .milliseconds(20), clock: clock) { _ in [" mi", " olin", " e sina"] }, clock: clock)
+        let model = app.model(
+            engine: ScriptedEngine(delay: .milliseconds(20), clock: clock) { _ in [" mi", " olin", " e sina"] }, clock: clock)
         await model.launch()
         var shown = screen(model)
         #expect(shown.slab == MainScreen.Slab(title: "Translate", isEnabled: false, action: .translate))  // nothing to translate
@@ -321,7 +321,8 @@ import Testing
         #expect(screen(model).word?.word == "moku")
         model.perform(.closeWord)
         #expect(screen(model).word == nil)
-        #expect(AboutPage(model: model, strings: Self.strings).licences.contains { $0.contains("lipu Linku") && $0.contains("CC BY-SA 4.0") })
+        #expect(
+            AboutPage(model: model, strings: Self.strings).licences.contains { $0.contains("lipu Linku") && $0.contains("CC BY-SA 4.0") })
     }
 
     @Test func everyControlOfTheMainScreenHasANameForScreenReaders() async throws {
@@ -330,10 +331,11 @@ import Testing
         await model.launch()
         for strings in [Self.strings, UIStrings(language: .russian), UIStrings(language: .vietnamese), UIStrings(language: .tokiPona)] {
             let shown = MainScreen(model: model, strings: strings)
-            let names = [
-                shown.source.languageLabel, shown.target.languageLabel, shown.source.textLabel, shown.target.textLabel,
-                shown.source.pillLabel, shown.swapLabel, shown.copyLabel, shown.slab.title, shown.header.newerModelLabel,
-            ] + shown.header.places.map(\.title)
+            let names =
+                [
+                    shown.source.languageLabel, shown.target.languageLabel, shown.source.textLabel, shown.target.textLabel,
+                    shown.source.pillLabel, shown.swapLabel, shown.copyLabel, shown.slab.title, shown.header.newerModelLabel,
+                ] + shown.header.places.map(\.title)
             #expect(!names.contains { $0.isEmpty }, "\(strings.language)")
             #expect(Set(names).count == names.count, "two controls share a name in \(strings.language): \(names)")
             // The value a chooser announces is the language chosen.
@@ -368,7 +370,8 @@ import Testing
         refusing.prepare()
         let other = home.file("picked/other.gguf")
         try Data("GGUF".utf8).write(to: other)
-        guard case .failed = await refusing.run(.importModel(ModelImport(path: other.path, format: .sourceTarget, copiesIntoApp: true))) else {
+        guard case .failed = await refusing.run(.importModel(ModelImport(path: other.path, format: .sourceTarget, copiesIntoApp: true)))
+        else {
             Issue.record("a refused file was added")
             return
         }
@@ -426,8 +429,11 @@ import Testing
         let picked = home.file("picked/copied.gguf")
         try FileManager.default.createDirectory(at: picked.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("GGUF".utf8 + Data(count: 2_996)).write(to: picked)
-        guard case .added(let copy) = await model.run(.importModel(ModelImport(path: picked.path, format: .sourceTarget, copiesIntoApp: true))),
-            case .added(let inPlace) = await model.run(.importModel(ModelImport(path: picked.path, format: .sourceTarget, name: "In place")))
+        guard
+            case .added(let copy) = await model.run(
+                .importModel(ModelImport(path: picked.path, format: .sourceTarget, copiesIntoApp: true))),
+            case .added(let inPlace) = await model.run(
+                .importModel(ModelImport(path: picked.path, format: .sourceTarget, name: "In place")))
         else {
             Issue.record("the files were not added")
             return
@@ -442,7 +448,9 @@ import Testing
         let deletes = page.rows.compactMap { row in row.buttons.first { if case .delete = $0.action { true } else { false } } }
         try #require(deletes.map(\.title) == ["Delete · 2 MB", "Delete · 3 KB", "Delete"])
         #expect(deletes[0].accessibleName == "Delete · 2 MB, Old")
-        #expect(ModelsPage(model: model, strings: UIStrings(language: .russian)).storage.hasPrefix("Модели занимают 2 MB · свободно на устройстве: "))
+        #expect(
+            ModelsPage(model: model, strings: UIStrings(language: .russian)).storage.hasPrefix(
+                "Модели занимают 2 MB · свободно на устройстве: "))
 
         // Deleting the copy deletes its file; forgetting the other leaves the person's file where it is.
         #expect(await model.run(.delete(id: copy.id)) == .done)
@@ -492,7 +500,8 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_796_126_400)  // 2026-12-01 12:00 UTC
         for (hoursAgo, source) in [(75.0, "three days ago"), (26.0, "yesterday"), (13.0, "yesterday night"), (1.0, "this morning")] {
             let entry = HistoryEntry(
-                direction: .englishToTokiPona, source: source, result: "ok", modelID: "current", date: now.addingTimeInterval(-hoursAgo * 3600))
+                direction: .englishToTokiPona, source: source, result: "ok", modelID: "current",
+                date: now.addingTimeInterval(-hoursAgo * 3600))
             model.preferences.changeHistory { $0.add(entry) }
         }
         let page = HistoryPage(model: model, strings: Self.strings, now: now, calendar: calendar)

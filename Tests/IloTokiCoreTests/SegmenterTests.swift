@@ -9,8 +9,9 @@ import Testing
         #expect(plan.lines.count == 6)
         // Translating each chunk to itself gives the text back.
         #expect(plan.assemble(plan.chunks) == text)
-        #expect(plan.assemble(["I eat.", "You sleep.", "A person comes.", "This is good."])
-            == "I eat.\nYou sleep.\n\n\nA person comes.\nThis is good.")
+        #expect(
+            plan.assemble(["I eat.", "You sleep.", "A person comes.", "This is good."])
+                == "I eat.\nYou sleep.\n\n\nA person comes.\nThis is good.")
     }
 
     @Test func windowsLineEndsAndSurroundingBlankLines() {
@@ -64,7 +65,8 @@ import Testing
     @Test func commasSemicolonsColonsAndDashesBetweenSpacesEndClauses() {
         let sentence = "We came home, ate bread; then: sleep — and a well-known 3,5 km walk at 10:30 - done"
         let clauses = Clauses.split(sentence)
-        #expect(clauses.map(\.text) == ["We came home,", "ate bread;", "then:", "sleep", "— and a well-known 3,5 km walk at 10:30", "- done"])
+        #expect(
+            clauses.map(\.text) == ["We came home,", "ate bread;", "then:", "sleep", "— and a well-known 3,5 km walk at 10:30", "- done"])
         #expect(clauses.map { $0.text + $0.spacing }.joined() == sentence)
     }
 
@@ -201,10 +203,16 @@ import Testing
 
     @Test func aSentenceWithNowhereToSplitItIsRefusedByItsLineAndFirstWords() throws {
         let unbroken = (1...400).map { "word\($0)" }.joined(separator: " ")
-        #expect(throws: TranslationError.sentenceTooLong(line: 3, beginning: "word1 word2 word3 word4 word5 word6…", tokens: unbroken.count / 4, limit: 256)) {
+        #expect(
+            throws: TranslationError.sentenceTooLong(
+                line: 3, beginning: "word1 word2 word3 word4 word5 word6…", tokens: unbroken.count / 4, limit: 256)
+        ) {
             try translator.plan("mi moku.\nsina lape.\nni li pona. \(unbroken)", direction: .tokiPonaToEnglish)
         }
         let message = TranslationError.sentenceTooLong(line: nil, beginning: "word1…", tokens: 900, limit: 256).errorDescription ?? ""
-        #expect(message == "The sentence that begins \"word1…\" is too long to translate: it has 900 tokens, the model translates at most 256 at once, and it has no comma, semicolon, colon or dash where it could be split. Split it into shorter sentences.")
+        #expect(
+            message
+                == "The sentence that begins \"word1…\" is too long to translate: it has 900 tokens, the model translates at most 256 at once, and it has no comma, semicolon, colon or dash where it could be split. Split it into shorter sentences."
+        )
     }
 }

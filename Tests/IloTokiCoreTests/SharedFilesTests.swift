@@ -1,7 +1,8 @@
 import Foundation
-@testable import IloTokiCore
 import IloTokiTestSupport
 import Testing
+
+@testable import IloTokiCore
 
 #if canImport(Glibc)
     import Glibc
@@ -72,9 +73,10 @@ import Testing
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         var history = History()
         for index in 0..<History.cap {
-            history.add(HistoryEntry(
-                direction: .englishToTokiPona, source: "old \(index)", result: "x", modelID: "current",
-                date: start.addingTimeInterval(Double(index)), olin: index < 3))
+            history.add(
+                HistoryEntry(
+                    direction: .englishToTokiPona, source: "old \(index)", result: "x", modelID: "current",
+                    date: start.addingTimeInterval(Double(index)), olin: index < 3))
         }
         try HistoryStore(url: directories.historyFile).update { $0 = history }
         let first = try await process()
@@ -269,7 +271,9 @@ import Testing
             store: ModelStore(directories: directories, catalog: Self.catalog),
             engineLoader: ScriptedEngineLoader { _ in throw Unsupported() }, downloader: ScriptedDownloader())
         model.prepare()
-        #expect(await model.run(.importModel(ModelImport(path: file.path, format: .sourceTarget))) == .failed(reason: Unsupported().localizedDescription))
+        #expect(
+            await model.run(.importModel(ModelImport(path: file.path, format: .sourceTarget)))
+                == .failed(reason: Unsupported().localizedDescription))
         #expect(model.notices.isEmpty)  // the failure was returned to the one who waited, not noted
         #expect(model.store.sideloadedModels().isEmpty)
     }

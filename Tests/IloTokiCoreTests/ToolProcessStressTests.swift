@@ -66,7 +66,9 @@ import Testing
             // being written (which may be cut).
             let complete = Self.isNumberedPrefix(result.stdout, "out") && Self.isNumberedPrefix(result.stderr, "err")
             if result.status != 128 + SIGKILL || !complete {
-                Issue.record("killed child \(index): status \(result.status), stdout \(result.stdout.suffix(40)), stderr \(result.stderr.suffix(40))")
+                Issue.record(
+                    "killed child \(index): status \(result.status), stdout \(result.stdout.suffix(40)), stderr \(result.stderr.suffix(40))"
+                )
                 return false
             }
             return true

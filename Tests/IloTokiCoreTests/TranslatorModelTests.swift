@@ -43,7 +43,6 @@ import Testing
         func add(_ path: String) { paths.append(path) }
     }
 
-
     // MARK: - Launch and download
 
     @Test func withNoModelTheTargetSaysSoAndTheSlabOffersTheDownload() async throws {
@@ -91,7 +90,9 @@ import Testing
         #expect(model.slabAction == .busy)
 
         downloader.progress(bytes: 2)
-        #expect(await eventually { model.modelState == .downloading(DownloadProgress(bytes: 2, total: 4, bytesPerSecond: 1_000_000)) }, "progress")
+        #expect(
+            await eventually { model.modelState == .downloading(DownloadProgress(bytes: 2, total: 4, bytesPerSecond: 1_000_000)) },
+            "progress")
         #expect(model.activeDownload?.fraction == 0.5)
 
         model.perform(.pauseDownload)
@@ -387,7 +388,8 @@ import Testing
     @Test func theTargetStreamsAndEveryChangeIsObservable() async throws {
         try install(Self.current)
         let clock = ManualClock()
-        let model = try model(engine: ScriptedEngine(delay: .milliseconds(5), clock: clock) { _ in [" a", " b", " c", " d"] }, clock: clock)
+        let model = try model(
+            engine: ScriptedEngine(delay: .milliseconds(5), clock: clock) { _ in [" a", " b", " c", " d"] }, clock: clock)
         await model.launch()
         model.perform(.setSourceText(text: "x"))
 
@@ -508,11 +510,15 @@ import Testing
 
     @Test func historyIsCappedAndFavouritesSurviveTheCapAndClearing() {
         var history = History()
-        let first = HistoryEntry(direction: .tokiPonaToEnglish, source: "first", result: "1", modelID: "m", date: Date(timeIntervalSince1970: 0))
+        let first = HistoryEntry(
+            direction: .tokiPonaToEnglish, source: "first", result: "1", modelID: "m", date: Date(timeIntervalSince1970: 0))
         history.add(first)
         history.setOlin(true, for: first.id)
         for index in 1...250 {
-            history.add(HistoryEntry(direction: .tokiPonaToEnglish, source: "s\(index)", result: "r", modelID: "m", date: Date(timeIntervalSince1970: Double(index))))
+            history.add(
+                HistoryEntry(
+                    direction: .tokiPonaToEnglish, source: "s\(index)", result: "r", modelID: "m",
+                    date: Date(timeIntervalSince1970: Double(index))))
         }
         #expect(history.entries.filter { !$0.olin }.count == History.cap)
         #expect(history.entries.first?.source == "s250")  // newest first

@@ -90,7 +90,8 @@ import Testing
         try Data(Self.fixture.utf8).write(to: installed)
         let program = home.file("prefix/bin/ilotoki").path
         #expect(WordList.locate(environment: [:], executable: program)?.path == installed.standardizedFileURL.path)
-        #expect(WordList.locate(environment: ["ILOTOKI_WORDS": "/elsewhere/words.json"], executable: program)?.path == "/elsewhere/words.json")
+        #expect(
+            WordList.locate(environment: ["ILOTOKI_WORDS": "/elsewhere/words.json"], executable: program)?.path == "/elsewhere/words.json")
         #expect(WordList.locate(environment: [:], executable: home.file("other/bin/ilotoki").path) == nil)
     }
 }

@@ -12,9 +12,11 @@ import Testing
     }
 
     @Test func theIconsTheAppNeedsExist() {
-        #expect(Set(IconName.allCases.map(\.rawValue)) == [
-            "swap", "translate", "download", "pause", "history", "settings", "models", "about", "copy", "share", "olin", "script", "close",
-        ])
+        #expect(
+            Set(IconName.allCases.map(\.rawValue)) == [
+                "swap", "translate", "download", "pause", "history", "settings", "models", "about", "copy", "share", "olin", "script",
+                "close",
+            ])
     }
 
     @Test(arguments: IconName.allCases)

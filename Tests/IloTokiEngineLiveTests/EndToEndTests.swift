@@ -41,10 +41,11 @@ import Testing
         #expect(model.slabAction == .download(entry))
         model.perform(.acceptLicence)
         #expect(model.perform(.pressSlab) == .done)
-        #expect(await eventually(timeout: .seconds(60)) {
-            if case .failed = model.modelState { return true }
-            return model.modelState == .ready
-        })
+        #expect(
+            await eventually(timeout: .seconds(60)) {
+                if case .failed = model.modelState { return true }
+                return model.modelState == .ready
+            })
         #expect(model.modelState == .ready)
         #expect(store.recordedSHA256(for: entry) == sha256)
         #expect(server.requests.contains { $0.path.hasPrefix("/test/gemma/resolve/main/") })

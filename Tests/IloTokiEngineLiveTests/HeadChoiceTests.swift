@@ -1,9 +1,10 @@
 import Foundation
 import IloTokiCore
-@testable import IloTokiEngineLive
 import IloTokiLLM
 import IloTokiTestSupport
 import Testing
+
+@testable import IloTokiEngineLive
 
 /// The output head chosen by measurement with the real engine: the first translations into a
 /// language alternate the heads, the choice is kept in the app's directory for that language,

@@ -19,7 +19,8 @@ import Testing
             #expect(error.localizedDescription.contains("catalog.json"), "\(error.localizedDescription)")
         }
         do {
-            _ = try LiveApp.model(directories: AppDirectories(home: home.url), environment: ["ILOTOKI_CATALOG": home.file("missing.json").path])
+            _ = try LiveApp.model(
+                directories: AppDirectories(home: home.url), environment: ["ILOTOKI_CATALOG": home.file("missing.json").path])
             Issue.record("a missing catalog was accepted")
         } catch {
             #expect(error.localizedDescription.contains("missing.json"), "\(error.localizedDescription)")

@@ -29,7 +29,9 @@ import Testing
         return (try? JSONSerialization.jsonObject(with: data) as? [String: String]) ?? [:]
     }
 
-    func waitFor(_ file: URL, _ what: Comment, timeout: Duration = .seconds(20), _ condition: ([String: String]) -> Bool) async -> [String: String] {
+    func waitFor(_ file: URL, _ what: Comment, timeout: Duration = .seconds(20), _ condition: ([String: String]) -> Bool) async -> [String:
+        String]
+    {
         let deadline = ContinuousClock.now + timeout * testTimeScale
         while ContinuousClock.now < deadline {
             let current = report(file)
@@ -48,7 +50,8 @@ import Testing
     /// A session bus of the test's own (`dbus-daemon --session`), so that the app is unique on
     /// it and nothing of the desktop the tests may run on is touched.
     func withSessionBus(_ body: ([String: String]) async throws -> Void) async throws {
-        let daemon = try ToolProcess(URL(fileURLWithPath: "/usr/bin/dbus-daemon"), ["--session", "--nofork", "--print-address=1"], environment: environment)
+        let daemon = try ToolProcess(
+            URL(fileURLWithPath: "/usr/bin/dbus-daemon"), ["--session", "--nofork", "--print-address=1"], environment: environment)
         defer { daemon.signal(SIGTERM) }
         try await daemon.waitForStdout(timeout: .seconds(60)) { $0.contains("\n") }
         var environment = environment
@@ -70,14 +73,16 @@ import Testing
             #expect(translated["source"] == "I love you." && translated["direction"] == "en→tok")
 
             // What is highlighted in another app (the primary selection), for a keyboard shortcut.
-            let selection = try ToolProcess(URL(fileURLWithPath: "/usr/bin/xclip"), ["-selection", "primary", "-loops", "2"], environment: environment)
+            let selection = try ToolProcess(
+                URL(fileURLWithPath: "/usr/bin/xclip"), ["-selection", "primary", "-loops", "2"], environment: environment)
             selection.write(Data("Доброе утро!".utf8))
             selection.closeInput()
             // The selection is there once another client reads it back (one of its two loops).
             var owned = false
             let deadline = ContinuousClock.now + .seconds(20) * testTimeScale
             while !owned && ContinuousClock.now < deadline {
-                let read = try await ToolProcess.run(URL(fileURLWithPath: "/usr/bin/xclip"), ["-selection", "primary", "-o"], environment: environment)
+                let read = try await ToolProcess.run(
+                    URL(fileURLWithPath: "/usr/bin/xclip"), ["-selection", "primary", "-o"], environment: environment)
                 owned = read.stdout == "Доброе утро!"
             }
             #expect(owned, "xclip holds the primary selection")
@@ -112,8 +117,11 @@ import Testing
         // takes long enough for the window to go away first.
         server.addFaults([.cutAfter(1 << 20), .cutAfter(1 << 20), .cutAfter(1 << 20)], for: "/cdn/\(name)")
         let catalog = directory.file("catalog.json")
-        try Data(#"{"entries": [{"id": "gemma", "displayName": "Gemma 3 270M", "quantization": "Q4_K_M", "repository": "test/gemma", "format": "sourceTarget"}]}"#.utf8)
-            .write(to: catalog)
+        try Data(
+            #"{"entries": [{"id": "gemma", "displayName": "Gemma 3 270M", "quantization": "Q4_K_M", "repository": "test/gemma", "format": "sourceTarget"}]}"#
+                .utf8
+        )
+        .write(to: catalog)
         let home = directory.file("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try Data(#"{"acceptedModelLicence": true}"#.utf8).write(to: home.appendingPathComponent("settings.json"))
@@ -123,7 +131,8 @@ import Testing
             environment["ILOTOKI_CATALOG"] = catalog.path
             environment["HF_ENDPOINT"] = server.baseURL.absoluteString
             let notifications = try ToolProcess(
-                URL(fileURLWithPath: "/usr/bin/python3"), [TestModels.repositoryRoot.appendingPathComponent("scripts/fake_notifications.py").path],
+                URL(fileURLWithPath: "/usr/bin/python3"),
+                [TestModels.repositoryRoot.appendingPathComponent("scripts/fake_notifications.py").path],
                 environment: environment)
             defer { notifications.signal(SIGTERM) }
             try await notifications.waitForStdout(timeout: .seconds(60)) { $0.contains("ready") }
@@ -131,15 +140,22 @@ import Testing
             let reportFile = directory.file("ready.json")
             let tool = try ToolProcess(app, ["--report", reportFile.path], environment: environment)
             defer { tool.signal(SIGTERM) }
-            _ = await waitFor(reportFile, "the app offers the download") { $0["model"] == "notDownloaded" && $0["slab"] == "Download the model" }
-            let window = try await ToolProcess.run(URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--sync", "--onlyvisible", "--name", "^ilo toki$"], environment: environment)
+            _ = await waitFor(reportFile, "the app offers the download") {
+                $0["model"] == "notDownloaded" && $0["slab"] == "Download the model"
+            }
+            let window = try await ToolProcess.run(
+                URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--sync", "--onlyvisible", "--name", "^ilo toki$"],
+                environment: environment)
             let id = try #require(window.stdout.split(separator: "\n").first.map(String.init))
-            let rootSearch = try await ToolProcess.run(URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--maxdepth", "0", "--name", ""], environment: environment)
+            let rootSearch = try await ToolProcess.run(
+                URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--maxdepth", "0", "--name", ""], environment: environment)
             let root = String(rootSearch.stdout.split(separator: "\n").first ?? "")
             // Away and back: the window reports again, laid out (where the slab is).
             try await xdotool(["windowfocus", "--sync", root])
             try await xdotool(["windowfocus", "--sync", id])
-            let laidOut = await waitFor(reportFile, "the slab laid out") { $0["typing"] == "true" && ![nil, "", "0,0"].contains($0["slabCentre"]) }
+            let laidOut = await waitFor(reportFile, "the slab laid out") {
+                $0["typing"] == "true" && ![nil, "", "0,0"].contains($0["slabCentre"])
+            }
             let centre = (laidOut["slabCentre"] ?? "").split(separator: ",").map(String.init)
             try #require(centre.count == 2)
             try await xdotool(["mousemove", "--window", id, centre[0], centre[1], "click", "1"])
@@ -152,7 +168,10 @@ import Testing
             #expect(ready["model"] == "ready" && ready["typing"] == "false")
             try await notifications.waitForStdout(timeout: .seconds(60)) { $0.contains("notify\t") }
             let line = notifications.stdoutSoFar.split(separator: "\n").first { $0.hasPrefix("notify\t") }.map(String.init) ?? ""
-            #expect(line == "notify\tilo toki\tThe translator is ready\tGemma 3 270M is downloaded and loaded. It translates on this device, offline.", "\(line)")
+            #expect(
+                line
+                    == "notify\tilo toki\tThe translator is ready\tGemma 3 270M is downloaded and loaded. It translates on this device, offline.",
+                "\(line)")
             #expect(server.requests.contains { $0.path == "/api/models/test/gemma/revision/main" })
         }
     }
@@ -254,7 +273,8 @@ import Testing
         let gemma = try TestModels.require(TestModels.gemma)
         let reportFile = directory.file("quit.json")
         // Twelve lines, translated one after another: seconds of decoding.
-        let long = Array(repeating: "The cat sleeps on the warm mat, and the dog runs in the green garden.", count: 12).joined(separator: "\n")
+        let long = Array(repeating: "The cat sleeps on the warm mat, and the dog runs in the green garden.", count: 12).joined(
+            separator: "\n")
         let tool = try ToolProcess(app, ["--model", gemma, "--text", long, "--report", reportFile.path], environment: environment)
         defer { tool.signal(SIGKILL) }
         _ = await waitFor(reportFile, "the model is loaded") { $0["model"] == "ready" && $0["slab"] == "Translate" }

@@ -72,7 +72,9 @@ import Testing
         await model.launch()
         await pump("the first drawing") { window.slabTitle.contains("1.39 GB") }
         #expect(window.targetPlateText == Self.strings[.modelNotDownloaded])
-        #expect(window.slabTitle == "Download the model · ≈\u{00A0}1.39 GB", "1.3's size is known once the Hub is asked; until then, an estimate")
+        #expect(
+            window.slabTitle == "Download the model · ≈\u{00A0}1.39 GB",
+            "1.3's size is known once the Hub is asked; until then, an estimate")
         #expect(window.visibleJeloSurfaces.count == 1)
     }
 
@@ -187,7 +189,8 @@ import Testing
         window.activate(.slab)
         var drawnWhileTranslating: [String] = []
         await pump("translated") {
-            if model.translationState == .translating, !window.targetPlateText.isEmpty, drawnWhileTranslating.last != window.targetPlateText {
+            if model.translationState == .translating, !window.targetPlateText.isEmpty, drawnWhileTranslating.last != window.targetPlateText
+            {
                 drawnWhileTranslating.append(window.targetPlateText)
             }
             return model.translationState == .done
@@ -256,7 +259,8 @@ import Testing
         // engine's batch does: the target plate shows every sentence growing at once.
         let home = TemporaryDirectory("gtk-paragraph")
         let pieces: [String: [String]] = [
-            "I eat fruit.": [" mi", " moku", " e", " kili."], "You sleep!": [" sina", " lape!"], "We go home.": [" mi", " mute", " li", " tawa", " tomo."],
+            "I eat fruit.": [" mi", " moku", " e", " kili."], "You sleep!": [" sina", " lape!"],
+            "We go home.": [" mi", " mute", " li", " tawa", " tomo."],
         ]
         let model = scriptedModel(home) {
             ScriptedEngine(parallelCompletions: 8, delay: .milliseconds(30)) { source in pieces[source] ?? [" ?"] }

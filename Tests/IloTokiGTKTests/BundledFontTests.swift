@@ -12,7 +12,9 @@ import Testing
     /// The glyph names HarfBuzz shapes `text` into, with the given features.
     func glyphs(_ text: String, features: String? = nil) async throws -> [String] {
         let shaper = URL(fileURLWithPath: "/usr/bin/hb-shape")
-        try #require(FileManager.default.isExecutableFile(atPath: shaper.path), "hb-shape is missing: scripts/setup.sh --with-test-tools installs it")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: shaper.path), "hb-shape is missing: scripts/setup.sh --with-test-tools installs it"
+        )
         let arguments = (features.map { ["--features=\($0)"] } ?? []) + ["--no-positions", "--no-clusters", font, text]
         let result = try await ToolProcess.run(shaper, arguments, environment: [:])
         #expect(result.status == 0, "\(result.stderr)")

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 import IloTokiGTK
 import IloTokiTestSupport
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// What scripts/install-gtk.sh installs so that launchers (GNOME, Phosh) show the app: the
 /// .desktop file, the icon and the AppStream metadata, all named by the application id.

@@ -114,7 +114,10 @@ import Testing
         #expect(looping.stats.generatedTokens < 120, "it stopped at \(looping.stats.generatedTokens) tokens")
         // The same in a batch, beside a prompt that does not loop.
         let batch = try await run(
-            ["English: Hello!\nToki Pona: toki!\nEnglish: Hello!\nToki Pona: toki!\nEnglish: Hello!\nToki Pona:", Prompts.englishToTokiPona],
+            [
+                "English: Hello!\nToki Pona: toki!\nEnglish: Hello!\nToki Pona: toki!\nEnglish: Hello!\nToki Pona:",
+                Prompts.englishToTokiPona,
+            ],
             sequences: 2, maxTokens: 400)
         #expect(batch.stats[0]?.finishReason == .repetition)
         #expect(batch.stats[0]?.tokens == looping.stats.tokens)
@@ -154,7 +157,9 @@ import Testing
             let batch = try await run(Self.fewShot, sequences: sequences, options: trimmed(maxTokens: 24, maxLines: maxLines))
             #expect(batch.failures.isEmpty)
             for (index, tokens) in alone.enumerated() {
-                #expect(batch.stats[index]?.tokens == tokens, "prompt \(index) in a batch of \(sequences), lines \(String(describing: maxLines))")
+                #expect(
+                    batch.stats[index]?.tokens == tokens,
+                    "prompt \(index) in a batch of \(sequences), lines \(String(describing: maxLines))")
                 let text = (batch.pieces[index] ?? []).joined()
                 // A line limit ends the output before its line break, whose token is the last.
                 var written = engine.detokenize(tokens)

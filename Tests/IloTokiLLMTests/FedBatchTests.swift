@@ -98,7 +98,9 @@ import Testing
         feed.add(0, prompts[0])
         feed.add(1, prompts[1])
         // One more prompt every third step of the engine, while the first ones still run.
-        for index in 2..<prompts.count { feed.at(look: 3 * (index - 1), FeedChanges(prompts: [FedPrompt(index: index, prompt: prompts[index], maxTokens: 24)])) }
+        for index in 2..<prompts.count {
+            feed.at(look: 3 * (index - 1), FeedChanges(prompts: [FedPrompt(index: index, prompt: prompts[index], maxTokens: 24)]))
+        }
         feed.at(look: 3 * (prompts.count - 1), FeedChanges(closed: true))
         let run = try await run(feed, sequences: 4, head: head) { _ in }
         #expect(run.failures.isEmpty)

@@ -17,25 +17,34 @@ import Testing
     static let cases: [Case] = [
         Case(name: "nothing measured yet", trimmed: Sample(), full: Sample(), choice: nil),
         Case(name: "one head measured only", trimmed: Sample(runs: 4, tokens: 200, milliseconds: 4000), full: Sample(), choice: nil),
-        Case(name: "too few runs of one head", trimmed: Sample(runs: 2, tokens: 100, milliseconds: 2000),
-             full: Sample(runs: 3, tokens: 100, milliseconds: 3000), choice: nil),
-        Case(name: "too few tokens of one head", trimmed: Sample(runs: 3, tokens: 20, milliseconds: 400),
-             full: Sample(runs: 3, tokens: 100, milliseconds: 3000), choice: nil),
-        Case(name: "the trimmed head clearly faster (a VNNI Xeon)", trimmed: Sample(runs: 3, tokens: 64, milliseconds: 64 * 15),
-             full: Sample(runs: 3, tokens: 64, milliseconds: 64 * 20), choice: .trimmed),
-        Case(name: "the trimmed head slower (an AVX2 EPYC with AVX-512 off)", trimmed: Sample(runs: 3, tokens: 64, milliseconds: 64 * 34.2),
-             full: Sample(runs: 3, tokens: 64, milliseconds: 64 * 33.0), choice: .full),
-        Case(name: "the trimmed head faster by less than the margin", trimmed: Sample(runs: 3, tokens: 64, milliseconds: 64 * 19.8),
-             full: Sample(runs: 3, tokens: 64, milliseconds: 64 * 20), choice: .full),
-        Case(name: "the trimmed head faster by exactly the margin", trimmed: Sample(runs: 3, tokens: 100, milliseconds: 100 * 19.4),
-             full: Sample(runs: 3, tokens: 100, milliseconds: 100 * 20), choice: .trimmed),
+        Case(
+            name: "too few runs of one head", trimmed: Sample(runs: 2, tokens: 100, milliseconds: 2000),
+            full: Sample(runs: 3, tokens: 100, milliseconds: 3000), choice: nil),
+        Case(
+            name: "too few tokens of one head", trimmed: Sample(runs: 3, tokens: 20, milliseconds: 400),
+            full: Sample(runs: 3, tokens: 100, milliseconds: 3000), choice: nil),
+        Case(
+            name: "the trimmed head clearly faster (a VNNI Xeon)", trimmed: Sample(runs: 3, tokens: 64, milliseconds: 64 * 15),
+            full: Sample(runs: 3, tokens: 64, milliseconds: 64 * 20), choice: .trimmed),
+        Case(
+            name: "the trimmed head slower (an AVX2 EPYC with AVX-512 off)", trimmed: Sample(runs: 3, tokens: 64, milliseconds: 64 * 34.2),
+            full: Sample(runs: 3, tokens: 64, milliseconds: 64 * 33.0), choice: .full),
+        Case(
+            name: "the trimmed head faster by less than the margin", trimmed: Sample(runs: 3, tokens: 64, milliseconds: 64 * 19.8),
+            full: Sample(runs: 3, tokens: 64, milliseconds: 64 * 20), choice: .full),
+        Case(
+            name: "the trimmed head faster by exactly the margin", trimmed: Sample(runs: 3, tokens: 100, milliseconds: 100 * 19.4),
+            full: Sample(runs: 3, tokens: 100, milliseconds: 100 * 20), choice: .trimmed),
         // Short answers into Toki Pona, as measured on an AVX2 EPYC under load (14 and 22 ms a
         // token), one trimmed translation slowed to 66 by the machine: all tokens together
         // would give 31 ms and keep the full head; the median gives the trimmed head its 14.
-        Case(name: "one slowed translation does not decide", trimmed: Sample(runs: 3, tokens: 24, milliseconds: 8 * 14 + 8 * 14 + 8 * 66, rates: [14, 14, 66]),
-             full: Sample(runs: 3, tokens: 24, milliseconds: 24 * 22, rates: [22, 22, 22]), choice: .trimmed),
-        Case(name: "a tie keeps the full head", trimmed: Sample(runs: 3, tokens: 96, milliseconds: 1920),
-             full: Sample(runs: 3, tokens: 96, milliseconds: 1920), choice: .full),
+        Case(
+            name: "one slowed translation does not decide",
+            trimmed: Sample(runs: 3, tokens: 24, milliseconds: 8 * 14 + 8 * 14 + 8 * 66, rates: [14, 14, 66]),
+            full: Sample(runs: 3, tokens: 24, milliseconds: 24 * 22, rates: [22, 22, 22]), choice: .trimmed),
+        Case(
+            name: "a tie keeps the full head", trimmed: Sample(runs: 3, tokens: 96, milliseconds: 1920),
+            full: Sample(runs: 3, tokens: 96, milliseconds: 1920), choice: .full),
     ]
 
     @Test(arguments: cases) func theDecisionFollowsTheFigures(_ c: Case) {

@@ -1,8 +1,8 @@
 import CIloTokiLLM
 import Foundation
 import IloTokiLLM
-import IloTokiTestSupport
 import IloTokiLocking
+import IloTokiTestSupport
 import Testing
 
 /// Stopping a running generation: from another thread through the C API, and by
@@ -66,7 +66,10 @@ import Testing
             let stopHadReturned = stopReturned.value
             let status = ilotoki_llm_next(shared.pointer, &piece, &length, &error, error.count)
             calls += 1
-            if status != ILOTOKI_LLM_OK { #expect(status == ILOTOKI_LLM_DONE); break }
+            if status != ILOTOKI_LLM_OK {
+                #expect(status == ILOTOKI_LLM_DONE)
+                break
+            }
             if stopHadReturned { piecesAfterStopReturned += 1 }
             piecesSoFar.withLock { $0 += 1 }
         }
@@ -89,7 +92,8 @@ import Testing
     @Test func stopDuringPromptEvaluationIsHonoured() throws {
         let shared = try SharedHandle(path: try TestModels.require(TestModels.gemma))
         // A long prompt takes a while to evaluate; stop lands in the middle of it.
-        let prompt = "Translate this from English to Toki Pona:\nEnglish: " + String(repeating: "The cat sleeps. ", count: 250) + "\nToki Pona:"
+        let prompt =
+            "Translate this from English to Toki Pona:\nEnglish: " + String(repeating: "The cat sleeps. ", count: 250) + "\nToki Pona:"
         let stopper = Thread {
             // Once `start` has taken this prompt (its figures show the prompt's 1,000-odd tokens,
             // more than any other prompt on the handle), its evaluation is under way.

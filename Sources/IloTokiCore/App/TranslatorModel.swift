@@ -234,7 +234,8 @@ public final class TranslatorModel {
     public var modelState: ModelState {
         // What the library last read from the disk: this is read on every drawing.
         let status = modelToDownload.flatMap { entry in library.statuses.first { $0.entry.id == entry.id } }
-        return ModelState.derive(load: loadPhase, download: library.activeDownload?.phase, stored: status?.state, total: status?.expectedBytes)
+        return ModelState.derive(
+            load: loadPhase, download: library.activeDownload?.phase, stored: status?.state, total: status?.expectedBytes)
     }
 
     /// Whether a newer model than the one in use is in the catalog (shown as a dot, never forced).
@@ -356,7 +357,9 @@ public final class TranslatorModel {
                 for try await progress in stream {
                     guard let self, self.translationID == id else { return }
                     // A piece that adds text ticks (UTF-8 lengths: counted at once, unlike characters).
-                    if progress.text.utf8.count > self.targetText.utf8.count { self.haptic.landed(at: ContinuousClock.now - self.hapticStart) }
+                    if progress.text.utf8.count > self.targetText.utf8.count {
+                        self.haptic.landed(at: ContinuousClock.now - self.hapticStart)
+                    }
                     self.targetText = progress.text
                     if self.translationChunks?.done != progress.finishedChunks || self.translationChunks?.total != progress.chunkCount {
                         self.translationChunks = (progress.finishedChunks, progress.chunkCount)
@@ -390,7 +393,9 @@ public final class TranslatorModel {
     /// the command line does with the lines of standard input.
     /// - Parameter outputLimit: at most this many tokens per sentence's translation (below the
     ///   usual bound), when given.
-    public func translations(of texts: [TextToTranslate], bySentence: Bool? = nil, outputLimit: Int? = nil) -> AsyncThrowingStream<TextUpdate, Error> {
+    public func translations(of texts: [TextToTranslate], bySentence: Bool? = nil, outputLimit: Int? = nil) -> AsyncThrowingStream<
+        TextUpdate, Error
+    > {
         guard let engine, let model = loadedModel else {
             return AsyncThrowingStream { $0.finish(throwing: TranslatorModelError.noModel) }
         }
@@ -401,7 +406,9 @@ public final class TranslatorModel {
             let task = Task { [weak self] in
                 do {
                     for try await update in upstream {
-                        if case .progress(let index, let progress) = update, progress.isFinal, texts[index].keepsInHistory, !Task.isCancelled {
+                        if case .progress(let index, let progress) = update, progress.isFinal, texts[index].keepsInHistory,
+                            !Task.isCancelled
+                        {
                             self?.lastStats = progress.stats
                             let text = texts[index]
                             self?.preferences.record(
@@ -429,7 +436,8 @@ public final class TranslatorModel {
             guard text.keepsInHistory else { return }
             Task { @MainActor in
                 self?.lastStats = progress.stats
-                self?.preferences.record(HistoryEntry(direction: text.direction, source: text.text, result: progress.text, modelID: model.id))
+                self?.preferences.record(
+                    HistoryEntry(direction: text.direction, source: text.text, result: progress.text, modelID: model.id))
             }
         }
     }

@@ -86,7 +86,9 @@ public enum DownloadError: Error, LocalizedError, Equatable, Sendable {
         case .notAModel(let file, let url, let mirror, let bytes, let beginning, let reason):
             "The server at \(url) sent \(ByteSize.text(bytes)) for \(file) that ilo toki cannot open as a model: \(Self.clause(reason))"
                 + (beginning.map { "; it begins \"\($0)\"" } ?? "") + ". It was deleted and nothing was installed. "
-                + (mirror.map { "The mirror HF_ENDPOINT=\($0) may be serving something else under the model's name: unset HF_ENDPOINT or use another mirror." }
+                + (mirror.map {
+                    "The mirror HF_ENDPOINT=\($0) may be serving something else under the model's name: unset HF_ENDPOINT or use another mirror."
+                }
                     ?? "Downloading again will not help while the server sends this; try later, or update ilo toki.")
         case .listingChanged(let repository, let was, let now):
             "The model in \(repository) changed since this download began (it was \(was), it is now \(now)), so the part downloaded so far was deleted. Start the download again to get the new file."

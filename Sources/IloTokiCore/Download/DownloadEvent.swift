@@ -102,7 +102,8 @@ public struct DownloadEventOrder: Sendable {
             return
         }
         guard place == .ended else {
-            throw Violation(description: "the events ended after \(events.last.map { "\($0)" } ?? "nothing"), without installed, paused or a failure")
+            throw Violation(
+                description: "the events ended after \(events.last.map { "\($0)" } ?? "nothing"), without installed, paused or a failure")
         }
     }
 }

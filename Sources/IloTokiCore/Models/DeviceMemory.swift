@@ -49,7 +49,8 @@ public enum DeviceMemory {
             guard result == KERN_SUCCESS else { return nil }
             var pageSize: vm_size_t = 0
             guard host_page_size(mach_host_self(), &pageSize) == KERN_SUCCESS else { return nil }
-            let pages = UInt64(info.free_count) + UInt64(info.inactive_count) + UInt64(info.purgeable_count)
+            let pages =
+                UInt64(info.free_count) + UInt64(info.inactive_count) + UInt64(info.purgeable_count)
                 + UInt64(info.speculative_count)
             return Int64(pages * UInt64(pageSize))
         }

@@ -198,10 +198,12 @@ public struct ModelCatalog: Sendable {
                 }
             case .hub(let repository, let revision, _):
                 guard HubAccess.isRepositoryName(repository) else {
-                    throw CatalogError(file: file.path, problem: "\(entry.id) names the repository \"\(repository)\", which is not owner/name")
+                    throw CatalogError(
+                        file: file.path, problem: "\(entry.id) names the repository \"\(repository)\", which is not owner/name")
                 }
                 guard !revision.isEmpty, !revision.contains(".."), !entry.quantization.isEmpty, !entry.displayName.contains("/") else {
-                    throw CatalogError(file: file.path, problem: "\(entry.id) needs a revision, a quantization and a display name without /")
+                    throw CatalogError(
+                        file: file.path, problem: "\(entry.id) needs a revision, a quantization and a display name without /")
                 }
             }
             if let sha256 = entry.sha256, !(sha256.count == 64 && sha256.allSatisfy(\.isHexDigit)) {

@@ -139,7 +139,8 @@ public final class ModelLibrary {
     func startDownload(_ entry: CatalogEntry) -> AsyncThrowingStream<DownloadEvent, Error> {
         abandonDownload()
         let partial: Int64 = if case .partial(let bytes) = store.state(of: entry) { bytes } else { 0 }
-        activeDownload = DownloadStatus(entry: entry, phase: .running(DownloadProgress(bytes: partial, total: store.expectedBytes(for: entry), bytesPerSecond: 0)))
+        activeDownload = DownloadStatus(
+            entry: entry, phase: .running(DownloadProgress(bytes: partial, total: store.expectedBytes(for: entry), bytesPerSecond: 0)))
         let handle = downloader.start(DownloadRequest(entry: entry, store: store, access: access))
         download = handle
         let (relay, continuation) = AsyncThrowingStream<DownloadEvent, Error>.makeStream(bufferingPolicy: .bufferingNewest(64))

@@ -126,7 +126,8 @@ public final class ModelStore: Sendable {
     public func statuses() -> [ModelStatus] {
         catalog.entries.map { entry in
             let expected = expectedBytes(for: entry)
-            return ModelStatus(entry: entry, state: state(of: entry, expected: expected), bytesOnDisk: bytesOnDisk(for: entry), expectedBytes: expected)
+            return ModelStatus(
+                entry: entry, state: state(of: entry, expected: expected), bytesOnDisk: bytesOnDisk(for: entry), expectedBytes: expected)
         }
     }
 

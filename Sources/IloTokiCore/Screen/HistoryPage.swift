@@ -64,7 +64,8 @@ extension HistoryPage {
             let id = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
             let row = Row(
                 id: entry.id,
-                meta: "\(entry.direction.source.endonym) → \(entry.direction.target.endonym) · \(format.time(entry.date, timeZone: calendar.timeZone))",
+                meta:
+                    "\(entry.direction.source.endonym) → \(entry.direction.target.endonym) · \(format.time(entry.date, timeZone: calendar.timeZone))",
                 source: entry.source, result: entry.result, isOlin: entry.olin,
                 olinLabel: entry.olin ? strings[.unOlin] : strings[.olin],
                 sourceInSitelenPona: sitelen && entry.direction.source == .tokiPona,
@@ -75,7 +76,8 @@ extension HistoryPage {
                 days[index].rows.append(row)
             } else {
                 let title =
-                    start == today ? strings[.today] : start == yesterday ? strings[.yesterday] : format.day(start, timeZone: calendar.timeZone)
+                    start == today
+                    ? strings[.today] : start == yesterday ? strings[.yesterday] : format.day(start, timeZone: calendar.timeZone)
                 days.append(Day(id: id, title: title, rows: [row]))
             }
         }

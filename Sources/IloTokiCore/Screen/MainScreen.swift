@@ -375,14 +375,17 @@ extension MainScreen {
             return Slab(title: strings[.stop], isEnabled: true, action: action)
         case .download(let entry):
             let exact = model.library.statuses.first { $0.entry.id == entry.id }?.expectedBytes
-            let title = exact == nil && entry.approximateBytes == nil
+            let title =
+                exact == nil && entry.approximateBytes == nil
                 ? strings[.downloadModelUnsized] : strings(.downloadModel, format.size(of: entry, exact: exact))
             return Slab(title: title, isEnabled: true, action: action)
         case .resumeDownload:
-            let fraction = model.activeDownload?.fraction ?? {
-                if case .paused(let progress) = model.modelState { return progress.fraction ?? 0 }
-                return 0
-            }()
+            let fraction =
+                model.activeDownload?.fraction
+                ?? {
+                    if case .paused(let progress) = model.modelState { return progress.fraction ?? 0 }
+                    return 0
+                }()
             return Slab(title: strings(.resumeDownload, format.percent(fraction)), isEnabled: true, action: action)
         case .busy:
             return Slab(title: strings[.wait], isEnabled: false, action: action)

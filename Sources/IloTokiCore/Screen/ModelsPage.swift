@@ -34,11 +34,14 @@ public struct ModelsPage: Equatable, Sendable, Encodable {
     public var importError: String?
 
     public static func == (lhs: ModelsPage, rhs: ModelsPage) -> Bool {
-        lhs.rows == rhs.rows && lhs.storage == rhs.storage && lhs.formats.map(\.format) == rhs.formats.map(\.format) && lhs.addTitle == rhs.addTitle
+        lhs.rows == rhs.rows && lhs.storage == rhs.storage && lhs.formats.map(\.format) == rhs.formats.map(\.format)
+            && lhs.addTitle == rhs.addTitle
             && lhs.isImporting == rhs.isImporting && lhs.chosenFormat == rhs.chosenFormat && lhs.importError == rhs.importError
     }
 
-    private enum CodingKeys: String, CodingKey { case rows, storage, formats, chosenFormat, formatTitle, addTitle, isImporting, importError }
+    private enum CodingKeys: String, CodingKey {
+        case rows, storage, formats, chosenFormat, formatTitle, addTitle, isImporting, importError
+    }
     private struct Format: Encodable { var format: PromptFormat, title: String }
 
     public func encode(to encoder: any Encoder) throws {
@@ -110,6 +113,7 @@ extension ModelsPage {
         if let free = library.freeBytes { storage += " · " + strings(.freeOnDevice, format.size(free)) }
         self.init(
             rows: rows, storage: storage, formats: PromptFormat.allCases.map { ($0, $0.displayName) }, chosenFormat: model.importFormat,
-            formatTitle: strings[.promptFormat], addTitle: strings[.addModel], isImporting: model.importsUnderWay > 0, importError: model.importError)
+            formatTitle: strings[.promptFormat], addTitle: strings[.addModel], isImporting: model.importsUnderWay > 0,
+            importError: model.importError)
     }
 }

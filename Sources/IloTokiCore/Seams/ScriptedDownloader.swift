@@ -70,17 +70,20 @@ public final class ScriptedDownloader: ModelDownloading {
 
     /// Completes the latest download: writes `contents` to its destination and reports it installed.
     public func install(contents: Data = Data("GGUF".utf8)) throws {
-        guard let download = state.withLock({ downloads -> Download? in
-            guard let last = downloads.indices.last, !downloads[last].finished else { return nil }
-            downloads[last].finished = true
-            return downloads[last]
-        }) else { return }
+        guard
+            let download = state.withLock({ downloads -> Download? in
+                guard let last = downloads.indices.last, !downloads[last].finished else { return nil }
+                downloads[last].finished = true
+                return downloads[last]
+            })
+        else { return }
         download.continuation.yield(.verifying(sha256Known: download.request.expectedSHA256 != nil))
         do {
             try contents.write(to: download.request.destination)
             try? FileManager.default.removeItem(at: download.request.part)
         } catch {
-            download.continuation.finish(throwing: DownloadError.cannotWrite(download.request.destination.path, reason: error.localizedDescription))
+            download.continuation.finish(
+                throwing: DownloadError.cannotWrite(download.request.destination.path, reason: error.localizedDescription))
             throw error
         }
         download.continuation.yield(

@@ -112,7 +112,8 @@ public final class ScriptedEngine: TranslationEngine {
                                 .finished(
                                     index: index,
                                     CompletionStats(
-                                        promptTokens: prompts[index].prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)))
+                                        promptTokens: prompts[index].prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)
+                                ))
                         }
                     }
                     window = still
@@ -141,7 +142,9 @@ public final class ScriptedEngine: TranslationEngine {
                         let before = waiting.count + window.count
                         waiting.removeAll { $0.index == index }
                         window.removeAll { $0.entry.index == index }
-                        if waiting.count + window.count < before { continuation.yield(.finished(index: index, CompletionStats(end: .stopped))) }
+                        if waiting.count + window.count < before {
+                            continuation.yield(.finished(index: index, CompletionStats(end: .stopped)))
+                        }
                     }
                     while window.count < width, !waiting.isEmpty {
                         let entry = waiting.removeFirst()
@@ -161,7 +164,8 @@ public final class ScriptedEngine: TranslationEngine {
                             continuation.yield(.piece(index: entry.index, pieces[next]))
                             still.append((entry, pieces, next + 1))
                         } else {
-                            let stats = CompletionStats(promptTokens: entry.prompt.prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)
+                            let stats = CompletionStats(
+                                promptTokens: entry.prompt.prompt.count / 4, generatedTokens: pieces.count, end: .endOfGeneration)
                             continuation.yield(.finished(index: entry.index, stats))
                         }
                     }

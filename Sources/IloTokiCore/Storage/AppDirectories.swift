@@ -39,7 +39,8 @@ public struct AppDirectories: Sendable, Equatable {
             return AppDirectories(home: URL(fileURLWithPath: home, isDirectory: true))
         }
         #if canImport(Darwin)
-            let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            let support =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
                 ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Library/Application Support")
             return AppDirectories(home: support.appendingPathComponent("ilotoki", isDirectory: true))
         #else

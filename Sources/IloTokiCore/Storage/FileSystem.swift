@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Android)
@@ -5,8 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import Foundation
 
 /// File-system figures.
 public enum FileSystem {

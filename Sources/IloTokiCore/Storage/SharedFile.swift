@@ -114,7 +114,8 @@ struct SharedFile<Value: Sendable>: Sendable {
         do {
             let aside = try setAside(url)
             let kept = value == nil ? "" : " What could be read is kept."
-            return Contents(value: value, problem: "\(url.lastPathComponent) was set aside because \(failure); the old file is \(aside.path).\(kept)")
+            return Contents(
+                value: value, problem: "\(url.lastPathComponent) was set aside because \(failure); the old file is \(aside.path).\(kept)")
         } catch {
             return Contents(
                 value: value,

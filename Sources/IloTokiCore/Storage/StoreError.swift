@@ -26,7 +26,8 @@ public enum StoreError: Error, LocalizedError, Equatable, Sendable {
         case .unknownModel(let id):
             "There is no model '\(id)'. Run `ilotoki models` to see the models there are."
         case .cannotKeepDamagedFile(let path, let reason):
-            reason.hasPrefix(path) ? reason : "\(path) cannot be read and cannot be moved aside (\(reason)); it is left as it is and nothing is written to it."
+            reason.hasPrefix(path)
+                ? reason : "\(path) cannot be read and cannot be moved aside (\(reason)); it is left as it is and nothing is written to it."
         case .downloadInProgress(let model):
             "\(model) is being downloaded right now; pause that download (Ctrl-C, or the pause button) before removing it."
         }

@@ -60,11 +60,12 @@ public struct TranslationPlan: Equatable, Sendable {
                 if overlong == nil { overlong = Overlong(line: number, sentence: sentence) }
             }
             guard bySentence else { return Line(TranslationPlan.split(trimmed, fits: fits, overlong: noteOverlong)) }
-            return Line(Sentences.split(trimmed).flatMap { sentence in
-                var pieces = TranslationPlan.split(sentence.text, fits: fits, overlong: noteOverlong)
-                pieces[pieces.count - 1].spacing = sentence.spacing
-                return pieces
-            })
+            return Line(
+                Sentences.split(trimmed).flatMap { sentence in
+                    var pieces = TranslationPlan.split(sentence.text, fits: fits, overlong: noteOverlong)
+                    pieces[pieces.count - 1].spacing = sentence.spacing
+                    return pieces
+                })
         }
         // Trailing blank lines carry no meaning and are not kept (leading ones neither).
         while all.last?.isBlank == true { all.removeLast() }

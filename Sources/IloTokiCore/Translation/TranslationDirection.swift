@@ -88,7 +88,9 @@ extension TranslationDirection {
         case (let source?, nil): return current.translating(from: source)
         case (nil, let target?): return current.translating(into: target)
         case (let source?, let target?):
-            guard let direction = TranslationDirection(from: source, to: target) else { throw DirectionChoiceError(source: source, target: target) }
+            guard let direction = TranslationDirection(from: source, to: target) else {
+                throw DirectionChoiceError(source: source, target: target)
+            }
             return direction
         }
     }

@@ -275,7 +275,8 @@ public struct Translator: Sendable {
             // Compared as bytes, not Characters: a piece that begins with a combining mark
             // changes the last Character of the text before it, which is then no longer a
             // Character prefix, and the whole text would be written out again.
-            let addition = inOrder.utf8.starts(with: shownInOrder.utf8)
+            let addition =
+                inOrder.utf8.starts(with: shownInOrder.utf8)
                 ? String(decoding: inOrder.utf8.dropFirst(shownInOrder.utf8.count), as: UTF8.self) : inOrder
             shownInOrder = inOrder
             let done = finished.filter { $0 }.count
@@ -306,7 +307,10 @@ public struct Translator: Sendable {
     /// The prompt of each of a plan's chunks, with its token limit.
     func chunkPrompts(for plan: TranslationPlan, direction: TranslationDirection) -> [(prompt: TranslationPrompt, maxTokens: Int)] {
         plan.chunks.map { chunk in
-            (format.translationPrompt(for: chunk, direction: direction), tokenLimit(forSourceTokens: engine.tokenCount(of: chunk) ?? maxTokens))
+            (
+                format.translationPrompt(for: chunk, direction: direction),
+                tokenLimit(forSourceTokens: engine.tokenCount(of: chunk) ?? maxTokens)
+            )
         }
     }
 

@@ -2,8 +2,8 @@ import CGtk
 import CGtkSupport
 import Foundation
 import IloTokiCore
-import IloTokiEngineLive
 import IloTokiDesign
+import IloTokiEngineLive
 
 /// The GTK application: `ilotoki-gtk`.
 ///
@@ -64,7 +64,9 @@ public enum IloTokiApp {
                     guard parts.count == 2 else { throw UsageError(message: "--size takes WIDTHxHEIGHT") }
                     (options.width, options.height) = (parts[0], parts[1])
                 case "--theme":
-                    guard let theme = AppSettings.Theme(rawValue: try value(word)) else { throw UsageError(message: "--theme takes light, dark or system") }
+                    guard let theme = AppSettings.Theme(rawValue: try value(word)) else {
+                        throw UsageError(message: "--theme takes light, dark or system")
+                    }
                     options.theme = theme
                 case "--sitelen-pona": options.sitelenPona = true
                 case "--demo": options.demo = true
@@ -75,12 +77,16 @@ public enum IloTokiApp {
                     options.demo = true
                     options.demoStandIn = true
                 case "--place":
-                    guard let place = AppWindow.Place(rawValue: try value(word)) else { throw UsageError(message: "--place takes main, history, models, settings or about") }
+                    guard let place = AppWindow.Place(rawValue: try value(word)) else {
+                        throw UsageError(message: "--place takes main, history, models, settings or about")
+                    }
                     options.place = place
                 case "--text": options.text = try value(word)
                 case "--model": options.modelFile = try value(word)
                 case "--format":
-                    guard let format = PromptFormat(name: try value(word)) else { throw UsageError(message: "--format takes \(PromptFormat.names)") }
+                    guard let format = PromptFormat(name: try value(word)) else {
+                        throw UsageError(message: "--format takes \(PromptFormat.names)")
+                    }
                     options.format = format
                 case "--report": options.report = try value(word)
                 case "--word": options.word = try value(word)
@@ -216,10 +222,11 @@ public enum IloTokiApp {
         private func deliver(_ incoming: Options) {
             if let text = incoming.translate { window?.perform(.translateIncoming(text: text)) }
             guard incoming.selection else { return }
-            let receiver = Unmanaged.passRetained(TextReceiver { [weak self] text in
-                guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
-                self?.window?.perform(.translateIncoming(text: text))
-            })
+            let receiver = Unmanaged.passRetained(
+                TextReceiver { [weak self] text in
+                    guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+                    self?.window?.perform(.translateIncoming(text: text))
+                })
             ilotoki_gtk_read_primary_selection(textTrampoline, receiver.toOpaque())
         }
 

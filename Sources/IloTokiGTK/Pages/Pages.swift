@@ -168,11 +168,12 @@ final class Pages {
         append(adding, label(page.formatTitle, classes: ["quiet"]))
         append(
             adding,
-            flow(page.formats.map { format, title in
-                rowButton(title, chosen: format == page.chosenFormat) { [weak self] in
-                    self?.window.perform(.setImportFormat(format: format))
-                }
-            }))
+            flow(
+                page.formats.map { format, title in
+                    rowButton(title, chosen: format == page.chosenFormat) { [weak self] in
+                        self?.window.perform(.setImportFormat(format: format))
+                    }
+                }))
         if page.isImporting {
             append(adding, label(page.addTitle, classes: ["quiet"]))  // the file is being copied and checked
         } else {
@@ -212,7 +213,8 @@ final class Pages {
     private func buildSettings(_ page: SettingsPage, into list: Widget) {
         append(
             list,
-            switchRow(page.keepHistory.title, on: page.keepHistory.isOn) { [weak self] on in self?.window.perform(.setKeepHistory(on: on)) })
+            switchRow(page.keepHistory.title, on: page.keepHistory.isOn) { [weak self] on in self?.window.perform(.setKeepHistory(on: on)) }
+        )
         append(
             list,
             switchRow(page.translateAsYouType.title, on: page.translateAsYouType.isOn) { [weak self] on in
@@ -227,9 +229,10 @@ final class Pages {
         append(theme, label(page.themeTitle, classes: ["quiet"]))
         append(
             theme,
-            flow(page.themes.map { choice in
-                rowButton(choice.title, chosen: choice.isChosen) { [weak self] in self?.window.perform(.setTheme(theme: choice.theme)) }
-            }))
+            flow(
+                page.themes.map { choice in
+                    rowButton(choice.title, chosen: choice.isChosen) { [weak self] in self?.window.perform(.setTheme(theme: choice.theme)) }
+                }))
         append(list, theme)
         let font = card()
         append(font, label(page.fontTitle, classes: ["quiet"]))

@@ -71,21 +71,24 @@ private let fourArgumentTrampoline: @convention(c) (gpointer?, gpointer?, gpoint
 /// "changed", "activate", "destroy" …
 @discardableResult
 func connect(_ instance: gpointer, _ signal: String, _ action: @escaping @MainActor () -> Void) -> gulong {
-    ilotoki_gtk_connect(instance, signal, unsafeBitCast(twoArgumentTrampoline, to: GCallback.self), Handler(action).retained, Handler.release)
+    ilotoki_gtk_connect(
+        instance, signal, unsafeBitCast(twoArgumentTrampoline, to: GCallback.self), Handler(action).retained, Handler.release)
 }
 
 /// Connects a handler to a signal whose C signature is `(instance, argument, user_data)`:
 /// "notify::…", "toggled" on some widgets …
 @discardableResult
 func connectWithArgument(_ instance: gpointer, _ signal: String, _ action: @escaping @MainActor () -> Void) -> gulong {
-    ilotoki_gtk_connect(instance, signal, unsafeBitCast(threeArgumentTrampoline, to: GCallback.self), Handler(action).retained, Handler.release)
+    ilotoki_gtk_connect(
+        instance, signal, unsafeBitCast(threeArgumentTrampoline, to: GCallback.self), Handler(action).retained, Handler.release)
 }
 
 /// Connects a handler to a signal whose C signature is `(instance, first, second, user_data)`:
 /// "mark-set" of a text buffer …
 @discardableResult
 func connectWithTwoArguments(_ instance: gpointer, _ signal: String, _ action: @escaping @MainActor () -> Void) -> gulong {
-    ilotoki_gtk_connect(instance, signal, unsafeBitCast(fourArgumentTrampoline, to: GCallback.self), Handler(action).retained, Handler.release)
+    ilotoki_gtk_connect(
+        instance, signal, unsafeBitCast(fourArgumentTrampoline, to: GCallback.self), Handler(action).retained, Handler.release)
 }
 
 private let shortcutTrampoline: GtkShortcutFunc = { _, _, data in

@@ -123,7 +123,9 @@ extension AppWindow {
         let slab = main.slab.widget
         var x = 0.0
         var y = 0.0
-        guard gtk_widget_translate_coordinates(slab, window, Double(gtk_widget_get_width(slab)) / 2, Double(gtk_widget_get_height(slab)) / 2, &x, &y) != 0
+        guard
+            gtk_widget_translate_coordinates(
+                slab, window, Double(gtk_widget_get_width(slab)) / 2, Double(gtk_widget_get_height(slab)) / 2, &x, &y) != 0
         else { return "" }
         return "\(Int(x)),\(Int(y))"
     }

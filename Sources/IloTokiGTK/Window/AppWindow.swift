@@ -132,7 +132,8 @@ public final class AppWindow {
             g_notification_set_icon(notification, icon)
             g_object_unref(UnsafeMutableRawPointer(icon))
         }
-        g_application_send_notification(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), "ready", notification)
+        g_application_send_notification(
+            UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), "ready", notification)
         g_object_unref(UnsafeMutableRawPointer(notification))
         notificationsSent += 1
     }
@@ -175,7 +176,8 @@ public final class AppWindow {
         guard let settings = gtk_settings_get_default() else { return false }
         var value = GValue()
         g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN
-        g_object_get_property(UnsafeMutableRawPointer(settings).assumingMemoryBound(to: GObject.self), "gtk-application-prefer-dark-theme", &value)
+        g_object_get_property(
+            UnsafeMutableRawPointer(settings).assumingMemoryBound(to: GObject.self), "gtk-application-prefer-dark-theme", &value)
         defer { g_value_unset(&value) }
         return g_value_get_boolean(&value) != 0
     }

@@ -163,7 +163,9 @@ final class MainPage {
     /// keyboard's language: the Toki Pona plate asks for lowercase without spelling or
     /// completion, the other for sentence capitals, spelling and completion.
     static func inputHints(_ keyboard: MainScreen.Keyboard) -> GtkInputHints {
-        var hints = keyboard.corrects ? GTK_INPUT_HINT_SPELLCHECK.rawValue | GTK_INPUT_HINT_WORD_COMPLETION.rawValue : GTK_INPUT_HINT_NO_SPELLCHECK.rawValue
+        var hints =
+            keyboard.corrects
+            ? GTK_INPUT_HINT_SPELLCHECK.rawValue | GTK_INPUT_HINT_WORD_COMPLETION.rawValue : GTK_INPUT_HINT_NO_SPELLCHECK.rawValue
         hints |= keyboard.capitalizesSentences ? GTK_INPUT_HINT_UPPERCASE_SENTENCES.rawValue : GTK_INPUT_HINT_LOWERCASE.rawValue
         return GtkInputHints(rawValue: hints)
     }
