@@ -31,7 +31,8 @@ build_swift() {
     mkdir -p "$dir/CSHA256"
     printf 'module CSHA256 {\n    header "%s"\n    export *\n}\n' "$REPO_ROOT/Sources/CSHA256/include/ilotoki_sha256.h" >"$dir/CSHA256/module.modulemap"
     local core_sources
-    mapfile -t core_sources < <(find Sources/IloTokiCore -name '*.swift' | sort)
+    # Core with its live downloader (the download-response target reaches its decisions).
+    mapfile -t core_sources < <(find Sources/IloTokiCore Sources/IloTokiDownloadLive -name '*.swift' | sort)
     # The inputs of the build, to rebuild only when one changed.
     local stamp
         # The server's request decoding (Foundation only) is compiled in with them.
@@ -44,8 +45,9 @@ build_swift() {
         -emit-module-path "$dir/IloTokiLocking.swiftmodule" -emit-object Sources/IloTokiLocking/*.swift -o "$dir/IloTokiLocking.o"
     swiftc -parse-as-library -module-name IloTokiDesign -wmo -sanitize=fuzzer,address -emit-module \
         -emit-module-path "$dir/IloTokiDesign.swiftmodule" -emit-object Sources/IloTokiDesign/*.swift -o "$dir/IloTokiDesign.o"
-    # The targets are compiled into the IloTokiCore module itself, so they reach its internal parsers.
-    swiftc -parse-as-library -module-name IloTokiCore -wmo -Onone -g -sanitize=fuzzer,address -suppress-warnings \
+    # The targets are compiled into the IloTokiCore module itself, so they reach its internal parsers;
+    # the package name is SwiftPM's, for the `package` declarations.
+    swiftc -parse-as-library -module-name IloTokiCore -package-name ilotoki -wmo -Onone -g -sanitize=fuzzer,address -suppress-warnings \
         -I "$dir" -Xcc -fmodule-map-file="$dir/CSHA256/module.modulemap" "${core_sources[@]}" "${server_sources[@]}" Fuzz/FuzzTargets.swift \
         "$dir/IloTokiLocking.o" "$dir/IloTokiDesign.o" "$dir/sha256.o" -o "$dir/ilotoki-fuzz-swift"
     printf '%s\n' "$stamp" >"$dir/stamp"
