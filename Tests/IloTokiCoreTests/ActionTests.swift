@@ -1,7 +1,8 @@
 import Foundation
-import IloTokiCore
 import IloTokiTestSupport
 import Testing
+
+@testable import IloTokiCore
 
 /// `Action` and `ActionOutcome` as the bridge carries them, and `perform`'s contract: it never
 /// waits for long work, `run` does, and a failure is a notice unless someone waited for it.

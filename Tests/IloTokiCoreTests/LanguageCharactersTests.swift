@@ -1,5 +1,6 @@
-import IloTokiCore
 import Testing
+
+@testable import IloTokiCore
 
 /// The languages' characters: the one table the detector reads and the engine hands to the
 /// inference library for the trimmed head's rows.

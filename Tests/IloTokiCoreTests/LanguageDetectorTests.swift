@@ -1,5 +1,6 @@
-import IloTokiCore
 import Testing
+
+@testable import IloTokiCore
 
 @Suite struct LanguageDetectorTests {
     static let tokiPona = [

@@ -1,9 +1,10 @@
 import CSHA256
 import Foundation
-import IloTokiCore
 import IloTokiDownloadLive
 import IloTokiTestSupport
 import Testing
+
+@testable import IloTokiCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,8 @@
 import Foundation
-import IloTokiCore
 import IloTokiTestSupport
 import Testing
+
+@testable import IloTokiCore
 
 @Suite struct ModelStoreTests {
     /// A catalog of small fake models, so files of "the right size" are cheap to make.

@@ -1,7 +1,8 @@
 import Foundation
-import IloTokiCore
 import IloTokiTestSupport
 import Testing
+
+@testable import IloTokiCore
 
 /// What every screen says, state by state, as the plain values a front end draws: the proof
 /// that a front end needs no `if` about the app's state of its own. No GTK here.

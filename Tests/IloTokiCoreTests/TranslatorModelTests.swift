@@ -1,8 +1,9 @@
 import Foundation
-import IloTokiCore
 import IloTokiTestSupport
 import Observation
 import Testing
+
+@testable import IloTokiCore
 
 /// The app model with scripted seams: a scripted engine and a downloader driven by hand.
 @MainActor

@@ -136,7 +136,7 @@ extension TranslatorModel {
     }
 
     /// Whether work that `perform` started is still going on.
-    public var isWorking: Bool { !work.isEmpty }
+    var isWorking: Bool { !work.isEmpty }
 
     /// The app is about to exit: waits here, on the calling thread, until every pending
     /// settings and history write is on disk. The desktop app calls it when its window

@@ -277,7 +277,7 @@ public final class TranslatorModel {
     public var needsLicenceAcceptance: Bool { !settings.acceptedModelLicence }
 
     /// Which plate shows Toki Pona (and so the script pill).
-    public var tokiPonaIsOnSource: Bool { direction.isFromTokiPona }
+    var tokiPonaIsOnSource: Bool { direction.isFromTokiPona }
 
     // MARK: - Translating
 

@@ -43,7 +43,7 @@ public struct SHA256: Sendable {
     }
 
     /// Whether the CPU's SHA instructions are in use (seconds for a 1.4 GB model either way).
-    public static var usesCPUExtensions: Bool { ilotoki_sha256_uses_cpu_extensions() }
+    static var usesCPUExtensions: Bool { ilotoki_sha256_uses_cpu_extensions() }
 
     /// Hashes a file on the calling thread, reading it in large blocks.
     /// - Throws: `DownloadError.cannotRead` naming the file.

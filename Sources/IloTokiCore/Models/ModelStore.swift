@@ -132,7 +132,7 @@ public final class ModelStore: Sendable {
     }
 
     /// Catalog models whose complete file is here, in catalog order.
-    public func installedEntries() -> [CatalogEntry] {
+    func installedEntries() -> [CatalogEntry] {
         catalog.entries.filter { state(of: $0) == .installed }
     }
 

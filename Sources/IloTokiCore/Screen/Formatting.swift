@@ -26,7 +26,7 @@ public struct Formatting: Sendable {
     public func size(of entry: CatalogEntry, exact: Int64?) -> String { entry.sizeText(exact: exact) }
 
     /// A date and time, short, as people of the language write it.
-    public func dateTime(_ date: Date) -> String {
+    func dateTime(_ date: Date) -> String {
         format(date, date: .short, time: .short, timeZone: .current)
     }
 

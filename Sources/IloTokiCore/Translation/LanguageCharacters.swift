@@ -33,7 +33,7 @@ public struct CharacterClass: Sendable, Equatable {
     }
 
     /// Whether every character of `text` is in the class.
-    public func containsAll(of text: String) -> Bool {
+    func containsAll(of text: String) -> Bool {
         text.unicodeScalars.allSatisfy(contains)
     }
 

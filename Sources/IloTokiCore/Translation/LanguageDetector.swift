@@ -19,7 +19,7 @@ public enum LanguageDetector {
         /// How sure the detector is that the text is Toki Pona, from 0 to 1.
         public let tokiPonaConfidence: Double
         /// Whether the text reads as Toki Pona.
-        public var isTokiPona: Bool { language == .tokiPona }
+        var isTokiPona: Bool { language == .tokiPona }
     }
 
     /// What a text says about its language.
