@@ -30,10 +30,9 @@ public final class TestHTTPServer: Sendable {
         case refuse
         /// Answer with this status and no body.
         case status(Int)
-        /// Cut after this many body bytes, and from then on serve `data` with a new ETag.
-        case cutThenChange(after: Int, data: Data, etag: String)
         /// Cut after this many body bytes, and run `change` before the connection closes (before
-        /// the client can ask again): what changes upstream between two requests.
+        /// the client can ask again): what changes upstream between two requests (`serve` a new
+        /// file, `redirect` elsewhere).
         case cutThen(after: Int, change: @Sendable () -> Void)
     }
 
@@ -307,7 +306,7 @@ public final class TestHTTPServer: Sendable {
         case .stallAfter(let bytes)?:
             limit = min(limit, bytes)
             stall = true
-        case .cutThenChange(let bytes, _, _)?, .cutThen(let bytes, _)?: limit = min(limit, bytes)
+        case .cutThen(let bytes, _)?: limit = min(limit, bytes)
         default: break
         }
         let cut: Int? = state.withLock { state in
@@ -320,9 +319,6 @@ public final class TestHTTPServer: Sendable {
         if let cut { limit = cut - start }
 
         sendBody(client, resource.body, from: start, count: limit)
-        if case .cutThenChange(_, let data, let etag)? = fault {
-            state.withLock { $0.resources[path] = Resource(body: .data(data), etag: etag) }
-        }
         if case .cutThen(_, let change)? = fault { change() }
         if stall {
             while !stopped {

@@ -159,7 +159,7 @@ import Testing
         let old = Self.payload(4 << 20, seed: 5)
         let new = Self.payload(4 << 20, seed: 6)
         server.serve("/m.gguf", data: old, etag: "\"v1\"")
-        server.addFaults([.cutThenChange(after: 3 << 20, data: new, etag: "\"v2\"")], for: "/m.gguf")
+        server.addFaults([.cutThen(after: 3 << 20) { [server] in server.serve("/m.gguf", data: new, etag: "\"v2\"") }], for: "/m.gguf")
 
         let installed = try await downloader().download(request("/m.gguf", size: new.count))
         // Never a mix of old and new bytes.

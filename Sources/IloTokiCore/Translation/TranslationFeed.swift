@@ -46,10 +46,13 @@ public struct TextUpdates: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<TextUpdate, Error>.AsyncIterator
         let feed: TranslationFeed
+        /// Updates read so far, skipped ones included.
+        var read = 0
 
         public mutating func next() async throws -> TextUpdate? {
             while let update = try await base.next() {
-                if !feed.wasGivenUp(update.index) { return update }
+                read += 1
+                if !feed.skips(update.index, read: read) { return update }
             }
             return nil
         }
@@ -92,8 +95,11 @@ public final class TranslationFeed: Sendable {
         var texts: [Int: Text] = [:]
         /// Each prompt not ended yet: its text and chunk.
         var owners: [Int: (text: Int, chunk: Int)] = [:]
-        /// The texts given up before they ended (their updates already sent are skipped).
-        var givenUp: Set<Int> = []
+        /// Updates sent so far (each under this lock, so in the order they are read).
+        var sent = 0
+        /// The texts given up before they ended, with the updates sent by then: those of them
+        /// not read yet are skipped, and the text is forgotten once they all have been read.
+        var givenUp: [Int: Int] = [:]
     }
 
     private let state = Locked(State())
@@ -126,7 +132,7 @@ public final class TranslationFeed: Sendable {
             let plan: TranslationPlan
             switch planned {
             case .failure(let error):
-                continuation.yield(.failed(index: index, error))
+                send(.failed(index: index, error), &state)
                 return index
             case .success(let success): plan = success
             }
@@ -145,7 +151,7 @@ public final class TranslationFeed: Sendable {
             }
             if entry.prompts.isEmpty {
                 let progress = entry.assembly.progress()
-                continuation.yield(.progress(index: index, progress))
+                send(.progress(index: index, progress), &state)
                 whenFinished(text, progress)
             } else {
                 state.texts[index] = entry
@@ -159,7 +165,7 @@ public final class TranslationFeed: Sendable {
     public func giveUp(_ index: Int) {
         state.withLock { state in
             guard let text = state.texts.removeValue(forKey: index) else { return }
-            state.givenUp.insert(index)
+            state.givenUp[index] = state.sent
             for prompt in text.prompts {
                 state.owners[prompt] = nil
                 prompts.drop(prompt)
@@ -167,7 +173,22 @@ public final class TranslationFeed: Sendable {
         }
     }
 
-    func wasGivenUp(_ index: Int) -> Bool { state.withLock { $0.givenUp.contains(index) } }
+    /// Whether the `read`-th update, about text `index`, was sent before that text was given
+    /// up; forgets the texts given up whose updates have all been read.
+    func skips(_ index: Int, read: Int) -> Bool {
+        state.withLock { state in
+            guard !state.givenUp.isEmpty else { return false }
+            let skip = state.givenUp[index].map { read <= $0 } ?? false
+            state.givenUp = state.givenUp.filter { $0.value > read }
+            return skip
+        }
+    }
+
+    /// Sends an update; the caller holds the lock.
+    private func send(_ update: TextUpdate, _ state: inout State) {
+        state.sent += 1
+        continuation.yield(update)
+    }
 
     /// No more texts: the updates end once those added have.
     public func close() {
@@ -191,7 +212,7 @@ public final class TranslationFeed: Sendable {
                 state.texts[owner.text] = text
                 return
             }
-            continuation.yield(update)
+            send(update, &state)
             switch update {
             case .progress(_, let progress) where progress.isFinal:
                 state.texts[owner.text] = nil
