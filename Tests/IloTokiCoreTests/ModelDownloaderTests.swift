@@ -57,8 +57,6 @@ import Testing
 
     func fileSHA256(_ url: URL) throws -> String { try SHA256.hash(fileAt: url) }
 
-    func size(of url: URL) -> Int { Self.size(of: url) }
-
     static func size(of url: URL) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? -1
     }
@@ -253,7 +251,7 @@ import Testing
             return
         }
         #expect(progress.bytes == 2 << 20)
-        #expect(size(of: part) == 2 << 20)
+        #expect(Self.size(of: part) == 2 << 20)
 
         let installed = try await downloader().download(request("/m.gguf", size: data.count))
         #expect(installed.sha256 == SHA256.hex(of: data))
@@ -276,7 +274,7 @@ import Testing
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
         #expect(first.terminationReason == .uncaughtSignal)
-        #expect(size(of: part) == 3 << 20)
+        #expect(Self.size(of: part) == 3 << 20)
 
         let second = Process()
         second.executableURL = fetch
@@ -349,7 +347,7 @@ import Testing
         #expect(kept == 1 << 20)
         #expect(server.requests.count == 2)
         #expect(events.contains { if case .stalled = $0 { true } else { false } })
-        #expect(size(of: part) == 1 << 20)
+        #expect(Self.size(of: part) == 1 << 20)
         #expect((error as? LocalizedError)?.errorDescription?.contains("kept") == true)
     }
 
