@@ -76,6 +76,7 @@ for limit in $limits; do
         sh -c 'echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$group" \
             "$ilotoki" bench --model "$model" --threads "$threads" --to "$target" --prompts "$prompts" --head "$head" \
             --restore "$restore" "${few_shot[@]}" --json >"$work/$limit-$run.json" || die "the benchmark failed at the $limit MiB limit"
+        cat "$group/memory.max_usage_in_bytes" >"$work/$limit-$run.peak"
         rmdir "$group"
         log "limit $limit, $head head, restore $restore done"
     done
@@ -88,12 +89,16 @@ print()
 print(f"Decode toward {target} under a cgroup memory limit (model pages dropped before each run)")
 print("decode+restore: decoded tokens over decode time plus the time reading pages back; same tokens: as unlimited")
 print()
-print("limit MiB   head      restore   decode tok/s   decode+restore   vs unlimited   major faults   restored MiB   peak RSS MiB   peak anon MiB   rows/token   same tokens")
+print("resident: the least share of the model (without rows a streamed check reads) in memory as a prompt began;")
+print("group peak: the cgroup's peak usage (page cache included); read MB/s: restored bytes over restore time")
+print()
+print("limit MiB   head      restore   decode tok/s   decode+restore   vs unlimited   major faults   restored MiB   read MB/s   resident   group peak MiB   peak anon MiB   rows/token   streamed   same tokens")
 base, reference = {}, {}
 for limit in limits:
     for head in heads:
         for restore in restores:
-            run = json.load(open(f"{work}/{limit}-{head}-{restore}.json"))["runs"][0]
+            report = json.load(open(f"{work}/{limit}-{head}-{restore}.json"))
+            run = report["runs"][0]
             decode = run["decodeTokensPerSecond"]
             with_restore = run["decodeWithRestoreTokensPerSecond"]
             key = (head, restore)
@@ -101,7 +106,13 @@ for limit in limits:
             tokens = [p["tokens"] for p in run["prompts"]]
             reference.setdefault(key, tokens)
             rows = max(p["headRows"] for p in run["prompts"])
+            # The first prompt begins after the pages were dropped on purpose; the rest show what stayed.
+            resident = min((p["residentBefore"] for p in run["prompts"][1:]), default=1.0)
+            restore_s = sum(p["restoreMs"] for p in run["prompts"]) / 1000
+            read_speed = f"{run['restoredBytes'] / 1e6 / restore_s:9.0f}" if restore_s > 0 and run["restoredBytes"] > 0 else "        —"
+            group_peak = int(open(f"{work}/{limit}-{head}-{restore}.peak").read()) / 1048576
+            streams = "yes" if report.get("trimmedHeadCheckStreams") else "no"
             print(f"{limit:>9}   {head:<8} {restore:>7} {decode:14.1f} {with_restore:16.1f} {with_restore / base[key]:14.2f} "
-                  f"{run['majorPageFaults']:14d} {run['restoredBytes'] / 1048576:14.1f} {run['peakRSSMiB']:14.1f} "
-                  f"{run['peakAnonymousRSSMiB']:15.1f} {rows:12d}   {'yes' if tokens == reference[key] else 'NO'}")
+                  f"{run['majorPageFaults']:14d} {run['restoredBytes'] / 1048576:14.1f}   {read_speed} {resident * 100:9.1f}% "
+                  f"{group_peak:16.1f} {run['peakAnonymousRSSMiB']:15.1f} {rows:12d}   {streams:>8}   {'yes' if tokens == reference[key] else 'NO'}")
 PY

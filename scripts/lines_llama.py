@@ -39,12 +39,13 @@ def request(port, path, body, stream=False):
 
 
 def complete(port, prompt, limit, cache_prompt=True):
-    """Streams one completion; returns (its tokens, ms to the first piece of text, ms in all)."""
+    """Streams one completion; returns (its tokens, ms to the first piece of text, ms in all, the
+    server's own timings: prompt tokens evaluated and their ms, tokens predicted and their ms)."""
     start = time.monotonic()
     connection, response = request(port, "/completion", {
         "prompt": prompt, "n_predict": limit, "temperature": 0, "top_k": 1, "samplers": ["top_k"],
         "stop": ["\n"], "cache_prompt": cache_prompt, "stream": True, "return_tokens": True})
-    tokens, first = [], None
+    tokens, first, timings = [], None, {}
     try:
         for raw in response:
             line = raw.decode().strip()
@@ -55,10 +56,11 @@ def complete(port, prompt, limit, cache_prompt=True):
             if first is None and event.get("content"):
                 first = (time.monotonic() - start) * 1000
             if event.get("stop"):
+                timings = event.get("timings", {})
                 break
     finally:
         connection.close()
-    return tokens, first or 0.0, (time.monotonic() - start) * 1000
+    return tokens, first or 0.0, (time.monotonic() - start) * 1000, timings
 
 
 def main():
@@ -97,8 +99,9 @@ def main():
     wall = (time.monotonic() - start) * 1000
     report = {
         "clients": args.clients, "lines": len(jobs), "wall_ms": wall, "lines_per_second": len(jobs) * 1000 / wall,
-        "first_piece_ms_median": statistics.median(first for _, first, _ in results),
-        "tokens": [tokens for tokens, _, _ in results],
+        "first_piece_ms_median": statistics.median(first for _, first, _, _ in results),
+        "tokens": [tokens for tokens, _, _, _ in results],
+        "timings": [timings for _, _, _, timings in results],
     }
     if args.ours:
         ours = [prompt["tokens"] for prompt in json.load(open(args.ours))["runs"][0]["prompts"]]

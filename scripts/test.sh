@@ -46,7 +46,8 @@ llm_tests() {
         build/llm/bin/c_api_test build/test-models &&
         batch_tokens_match &&
         each_kernel_matches &&
-        prefix_reuse_matches
+        prefix_reuse_matches &&
+        streamed_check_matches
 }
 
 # Prompts started from the cached cells of a beginning they share with earlier ones give the
@@ -86,6 +87,21 @@ Toki Pona:")
         expect_tokens "$fresh" "$reused" "a batch of $n from cached cells gives other tokens than prompts evaluated whole" || return 1
         grep -Eq '\([1-9][0-9]* of [0-9]+ prompt tokens reused' "$report" || { echo "a batch of $n reused no cells: $(cat "$report")" >&2; return 1; }
     done
+    # A direction's own beginning is learnt even where an entry already holds only what all
+    # directions share ("Translate this from", split off by two earlier directions): the
+    # third direction's later prompts copy more than its first did.
+    build/llm/bin/greedy_tokens --head full --threads 2 "$model" 4 "${prompts[0]}" "${prompts[3]}" "${prompts[1]}" "${prompts[7]}" \
+        "${prompts[4]}" "Translate this from Vietnamese to Toki Pona:
+Vietnamese: Nước ở đâu?
+Toki Pona:" "Translate this from Vietnamese to Toki Pona:
+Vietnamese: Con mèo ngủ.
+Toki Pona:" >/dev/null 2>"$report" || return 1
+    n=$(sed -n 's/.*, \([0-9]*\) of [0-9]* prompt tokens reused.*/\1/p' "$report" | tr '\n' ' ')
+    read -r _ _ _ _ first _ third _ <<<"$n"
+    if [ -z "$third" ] || [ "$third" -le "$first" ]; then
+        echo "a new direction's prompts never took their own beginning (reused: $n)" >&2
+        return 1
+    fi
     # Prompts added to a running batch (as a server adds requests), and one given up mid-way.
     reused=$(build/llm/bin/greedy_tokens --batch 4 --join 3 --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
     expect_tokens "$fresh" "$reused" "prompts added to a running batch give other tokens than prompts evaluated whole" || return 1
@@ -149,6 +165,75 @@ Vietnamese:")
     done
 }
 
+# Where the model does not stay in memory the check streams the excluded rows from the file
+# (ILOTOKI_STREAMED_CHECK=1 asks for it, as a small memory limit does): llama.cpp's head's tokens on
+# every kernel, with rollbacks and widening among them, and afterwards none of the head's rows
+# in the page cache but the few a run reads for its input embeddings (fincore; the model's
+# pages dropped first). On tmpfs, whose pages are the file itself, only the tokens are checked.
+# (A subshell: its report file goes when it ends.)
+streamed_check_matches() (
+    local model=build/test-models/gemma-3-270m-q4_k_m.gguf full kernel trimmed report resident size
+    local examples="Translate this from English to Toki Pona:
+English: Hello, my friend.
+Toki Pona: toki, jan pona mi.
+Translate this from English to Toki Pona:
+English: I eat fruit in the morning.
+Toki Pona: tenpo suno la mi moku e kili.
+Translate this from English to Toki Pona:
+English: The little child plays in the garden with the dog.
+Toki Pona: jan lili li musi lon ma kasi lon soweli.
+Translate this from English to Toki Pona:
+English:"
+    local prompts=("$examples Where is the water?
+Toki Pona:" "$examples My mother cooks food for the family.
+Toki Pona:" "Translate this from English to Toki Pona:
+English: The river runs past the old mill.
+Toki Pona:" "Toki Pona: mi moku e kili.
+English:")
+    local sets=(--characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS")
+    report=$(mktemp)
+    trap 'rm -f "$report"' EXIT
+    full=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
+    for kernel in avx512-vnni avx2 vec_dot; do
+        trimmed=$(ILOTOKI_STREAMED_CHECK=1 ILOTOKI_ROW_KERNEL=$kernel build/llm/bin/greedy_tokens --head trimmed --threads 2 "${sets[@]}" \
+            "$model" 24 "${prompts[@]}" 2>"$report") || return 1
+        grep -q "checks stream the excluded rows" "$report" || { echo "the check did not stream: $(cat "$report")" >&2; return 1; }
+        expect_tokens "$full" "$trimmed" "the streamed check on $kernel gives other tokens than llama.cpp's head" || return 1
+    done
+    grep -q "rollbacks [1-9]" "$report" || { echo "no streamed check failed a choice (nothing rolled back): $(cat "$report")" >&2; return 1; }
+    # The device says it is short of memory in the middle of the first translation, and has
+    # memory again after the third: the checks stream from the second on, read through the
+    # mapping again for the fourth, and no token changes.
+    trimmed=$(build/llm/bin/greedy_tokens --pressure-at 3 --relief-after 3 --head trimmed --threads 2 "${sets[@]}" "$model" 24 \
+        "${prompts[@]}" 2>"$report") || return 1
+    expect_tokens "$full" "$trimmed" "the checks gave other tokens once the device said it is short of memory" || return 1
+    if [ "$(grep '^checks ' "$report" | tr '\n' ,)" != "checks through the mapping,checks streamed,checks streamed,checks through the mapping," ]; then
+        echo "the checks did not follow the device's memory: $(cat "$report")" >&2
+        return 1
+    fi
+    if [ "$(stat -f -c %T "$model")" = tmpfs ]; then
+        echo "the model is on tmpfs: the page cache is not checked" >&2
+        return 0
+    fi
+    # A short answer that stays in the Toki Pona rows (no step with llama.cpp's head, which
+    # reads every row through its own mapping), on a copy of the file that no other process
+    # reads (the test model is shared with the cache's other links), its pages dropped first.
+    local copy=build/test-models/streamed-check-copy.gguf
+    trap 'rm -f "$report" "$copy"' EXIT
+    cp "$model" "$copy"
+    python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$copy"
+    ILOTOKI_STREAMED_CHECK=1 build/llm/bin/greedy_tokens --head trimmed --threads 2 "${sets[@]}" "$copy" 12 "${prompts[0]}" \
+        >/dev/null 2>"$report" || return 1
+    grep -q "rollbacks 0 full-head steps 0" "$report" || { echo "the short answer left the kept rows: $(cat "$report")" >&2; return 1; }
+    resident=$(fincore --bytes --noheadings --output RES "$copy" | tr -d ' ')
+    size=$(stat -c %s "$copy")
+    # The head is about 170 MiB of the 241 MiB file; what stays is the body and a few rows.
+    if [ "$resident" -gt $((size - 150 * 1048576)) ]; then
+        echo "after a streamed check $((resident >> 20)) MiB of the $((size >> 20)) MiB file stayed in the page cache" >&2
+        return 1
+    fi
+)
+
 # Prompts decoded together give the tokens each gives alone (the C API directly; the Swift
 # tests check the 36 benchmark prompts and the streams).
 batch_tokens_match() {
@@ -193,7 +278,8 @@ Russian: Я тебя люблю.
 Toki Pona:" "English: Hello!
 Toki Pona: toki!
 English: My mother cooks food for the family.
-Toki Pona:")
+Toki Pona:" "Toki Pona: mi moku e kili.
+English:")
     alone=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
     report=$(mktemp)
     for n in 2 4; do
@@ -207,7 +293,38 @@ Toki Pona:")
             rm -f "$report"
             return 1
         fi
+        # The answer in English left the kept rows: its rollbacks were decided by their rows'
+        # exact values, with the tokens above.
+        if ! grep -Eq ' [1-9][0-9]* exact choices' "$report"; then
+            echo "no rollback of a batch of $n was decided by its rows' exact values: $(cat "$report")" >&2
+            rm -f "$report"
+            return 1
+        fi
     done
+    # A batch into several languages, as a server's (prompts joining while it runs): the prompt
+    # answered in English is marked as written outside the kept characters, and every prompt
+    # still gives its tokens alone, the others with the trimmed head's checks.
+    together=$(build/llm/bin/greedy_tokens --batch 4 --join 2 --outside 5 --head trimmed --threads 2 \
+        --characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[@]}" 2>"$report") ||
+        { rm -f "$report"; return 1; }
+    expect_tokens "$alone" "$together" "a batch into several languages gives other tokens than each prompt alone" ||
+        { rm -f "$report"; return 1; }
+    if ! grep -Eq '^head: [0-9]+ rows, [1-9][0-9]* checks' "$report"; then
+        echo "the prompts into Toki Pona of a batch into several languages did not use the trimmed head: $(cat "$report")" >&2
+        rm -f "$report"
+        return 1
+    fi
+    # Alone in a batch, the prompt written outside them never takes the trimmed head.
+    together=$(build/llm/bin/greedy_tokens --batch 2 --outside 0 --head trimmed --threads 2 \
+        --characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[5]}" 2>"$report") ||
+        { rm -f "$report"; return 1; }
+    expect_tokens "$(sed -n 6p <<<"$alone")" "$together" "the prompt answered in English, alone in a batch" ||
+        { rm -f "$report"; return 1; }
+    if ! grep -Eq '^head: [0-9]+ rows, 0 checks' "$report"; then
+        echo "a prompt written outside the kept characters took the trimmed head: $(cat "$report")" >&2
+        rm -f "$report"
+        return 1
+    fi
     rm -f "$report"
 }
 

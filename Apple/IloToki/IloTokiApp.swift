@@ -36,6 +36,7 @@ struct IloTokiApp: App {
             _start = State(initialValue: .success(model))
             _readyNotifier = State(initialValue: ReadyNotifier(model: model, strings: strings, isInFront: Platform.isInFront))
             Termination.model = model
+            MemoryWarnings.follow(model)
             SharedModel.model = model
         } catch {
             _start = State(initialValue: .failure(StartFailure(message: error.localizedDescription)))

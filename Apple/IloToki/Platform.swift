@@ -115,3 +115,33 @@ final class BackgroundDownloads {
         #endif
     }
 }
+
+/// iOS's memory warning, passed on to Core (`TranslatorModel.setShortOfMemory`): the engine
+/// then streams the trimmed head's checks instead of keeping the rows they rule out in memory,
+/// with the same translations. iOS never says memory is plentiful again, so the word lapses two
+/// minutes after the last warning. A Mac sends no such warning: there nothing is said.
+@MainActor
+enum MemoryWarnings {
+    private static var lapse: Task<Void, Never>?
+
+    static func follow(_ model: TranslatorModel) {
+        #if canImport(UIKit)
+            _ = NotificationCenter.default.addObserver(
+                forName: UIApplication.didReceiveMemoryWarningNotification, object: nil, queue: .main
+            ) { [weak model] _ in
+                Task { @MainActor in warned(model) }
+            }
+        #endif
+    }
+
+    private static func warned(_ model: TranslatorModel?) {
+        guard let model else { return }
+        model.setShortOfMemory(true)
+        lapse?.cancel()
+        lapse = Task { [weak model] in
+            try? await Task.sleep(for: .seconds(120))
+            guard !Task.isCancelled else { return }
+            model?.setShortOfMemory(false)
+        }
+    }
+}

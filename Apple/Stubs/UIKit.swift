@@ -51,6 +51,9 @@ open class UIApplication: UIResponder {
 
     public typealias State = UIApplicationState
     open var applicationState: State { .active }
+
+    /// `class let didReceiveMemoryWarningNotification: NSNotification.Name`
+    public static let didReceiveMemoryWarningNotification = NSNotification.Name("UIApplicationDidReceiveMemoryWarningNotification")
 }
 
 @MainActor

@@ -56,6 +56,8 @@ public struct Benchmark: Sendable {
         let index: Int
         let direction: String
         let promptTokens: Int
+        /// The part of `promptTokens` whose cells came from the cache of prompt beginnings.
+        let reusedPromptTokens: Int
         let generatedTokens: Int
         let decodedTokens: Int
         let firstPieceMs: Double
@@ -84,6 +86,7 @@ public struct Benchmark: Sendable {
         let headChecks: Int
         let headRollbacks: Int
         let headFullSteps: Int
+        let headExactChoices: Int
         let headFellBack: Bool
         let headWidened: Bool
     }
@@ -115,6 +118,7 @@ public struct Benchmark: Sendable {
         let headChecks: Int
         let headRollbacks: Int
         let headFullSteps: Int
+        let headExactChoices: Int
         let headFellBack: Int
         let headWidened: Int
         /// The head chosen into each target language, in one line ("tok trimmed, en full"; with
@@ -178,6 +182,8 @@ public struct Benchmark: Sendable {
         let trimmedHeadKernel: String
         /// Checks of fewer states use ggml's vec_dot (measured at load); 0: vec_dot for all.
         let trimmedHeadKernelFromStates: Int
+        /// Why and how checks stream the excluded rows from the file; empty where they do not.
+        let trimmedHeadCheckStreams: String
         let performanceCoreCount: Int
         let runs: [RunFigures]
     }
@@ -226,6 +232,7 @@ public struct Benchmark: Sendable {
         var trimmable = false
         var kernel = ""
         var kernelFromStates = 0
+        var checkStreams = ""
         for threads in threadCounts {
             if !json { progress("threads \(threads): loading \(path)\n") }
             let start = ContinuousClock.now
@@ -235,6 +242,7 @@ public struct Benchmark: Sendable {
             trimmable = engine.info.trimmedHead
             kernel = engine.info.trimmedHeadKernel
             kernelFromStates = engine.info.trimmedHeadKernelFromStates
+            checkStreams = engine.info.trimmedHeadCheckStreams
             // Warm up: pages in, compute buffers allocated, caches hot, every direction's rows known.
             for direction in TranslationDirection.all {
                 for warm in head.heads {
@@ -262,11 +270,12 @@ public struct Benchmark: Sendable {
                 let stats = try await generate(
                     engine, translationPrompt, maxTokens: lineLimits?[index] ?? maxTokens,
                     selection: selection, head: used, restore: restore, endAtLine: endAtLine)
-                calibrations[target, default: fresh].record(used, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
+                calibrations[target, default: fresh].record(used, tokens: stats.answerSteps, milliseconds: stats.decodeMilliseconds)
                 peakAnonymous = max(peakAnonymous, memory().anonymous)
                 figures.append(
                     PromptFigures(
                         index: index + 1, direction: prompt.direction.description, promptTokens: stats.promptTokens,
+                        reusedPromptTokens: stats.reusedPromptTokens,
                         generatedTokens: stats.generatedTokens, decodedTokens: stats.decodedTokens,
                         firstPieceMs: stats.firstPieceMilliseconds, prefillMs: stats.prefillMilliseconds,
                         decodeMs: stats.decodeMilliseconds,
@@ -277,7 +286,7 @@ public struct Benchmark: Sendable {
                         translationMs: stats.restoreMilliseconds + stats.prefillMilliseconds + stats.decodeMilliseconds,
                         targetLanguage: prompt.direction.target.code, head: used.rawValue, tokens: stats.tokens, headRows: stats.head.rows,
                         headChecks: stats.head.checks, headRollbacks: stats.head.rollbacks, headFullSteps: stats.head.fullHeadSteps,
-                        headFellBack: stats.head.fellBack, headWidened: stats.head.widened))
+                        headExactChoices: stats.head.exactChoices, headFellBack: stats.head.fellBack, headWidened: stats.head.widened))
                 if !json {
                     progress(
                         String(
@@ -310,7 +319,8 @@ public struct Benchmark: Sendable {
                     endAtLine: endAtLine,
                     json: json)
             }
-            let decoded = figures.reduce(0) { $0 + $1.decodedTokens }
+            // Answer tokens, as a person sees them: steps the trimmed head took again are time only.
+            let decoded = figures.reduce(0) { $0 + max($1.generatedTokens - 1, 0) }
             let decodeMs = figures.reduce(0) { $0 + $1.decodeMs }
             let promptTokens = figures.reduce(0) { $0 + $1.promptTokens }
             let prefillMs = figures.reduce(0) { $0 + $1.prefillMs }
@@ -332,7 +342,8 @@ public struct Benchmark: Sendable {
                     decodeWithRestoreTokensPerSecond: decodeMs + restoreMs > 0 ? Double(decoded) * 1000 / (decodeMs + restoreMs) : 0,
                     peakRSSMiB: memory().peak, peakAnonymousRSSMiB: peakAnonymous,
                     headChecks: figures.reduce(0) { $0 + $1.headChecks }, headRollbacks: figures.reduce(0) { $0 + $1.headRollbacks },
-                    headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps }, headFellBack: figures.filter(\.headFellBack).count,
+                    headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps },
+                    headExactChoices: figures.reduce(0) { $0 + $1.headExactChoices }, headFellBack: figures.filter(\.headFellBack).count,
                     headWidened: figures.filter(\.headWidened).count, headChoice: Self.choices(calibrations),
                     headReason: Self.reasons(calibrations, prompts: figures.count),
                     headChoices: Dictionary(
@@ -347,6 +358,7 @@ public struct Benchmark: Sendable {
             maxTokens: maxTokens,
             selection: settings.selection.rawValue, logitsForAllPromptTokens: settings.logitsForAllPromptTokens,
             head: head.rawValue, trimmedHeadAvailable: trimmable, trimmedHeadKernel: kernel, trimmedHeadKernelFromStates: kernelFromStates,
+            trimmedHeadCheckStreams: checkStreams,
             performanceCoreCount: chosen, runs: runs)
         if json {
             let encoder = JSONEncoder()
@@ -482,7 +494,8 @@ public struct Benchmark: Sendable {
             text += "full head (this model's cannot be trimmed)\n\n"
         } else if report.head != "full" {
             let below = report.trimmedHeadKernelFromStates > 1 ? ", vec_dot below \(report.trimmedHeadKernelFromStates) states" : ""
-            text += "\(report.head) head (trimmed head's check kernel: \(report.trimmedHeadKernel)\(below))\n\n"
+            let streams = report.trimmedHeadCheckStreams.isEmpty ? "" : "; checks stream the rows: \(report.trimmedHeadCheckStreams)"
+            text += "\(report.head) head (trimmed head's check kernel: \(report.trimmedHeadKernel)\(below)\(streams))\n\n"
         } else {
             text += "full head\n\n"
         }
@@ -521,8 +534,9 @@ public struct Benchmark: Sendable {
             if report.head != "full" && report.trimmedHeadAvailable {
                 text += String(
                     format:
-                        "        trimmed head: %d checks, %d rollbacks, %d steps with the full head; of %d prompts, %d widened to the four languages' rows, %d went on with the full head\n",
-                    run.headChecks, run.headRollbacks, run.headFullSteps, run.prompts.count, run.headWidened, run.headFellBack)
+                        "        trimmed head: %d checks, %d rollbacks (%d decided by their rows' exact values), %d steps with the full head; of %d prompts, %d widened to the four languages' rows, %d went on with the full head\n",
+                    run.headChecks, run.headRollbacks, run.headExactChoices, run.headFullSteps, run.prompts.count, run.headWidened,
+                    run.headFellBack)
             }
         }
         return text

@@ -57,7 +57,7 @@ final class HeadChooser: Sendable {
         let decided = calibrations.withLock { known -> HeadCalibration? in
             var calibration = self.calibration(into: target, in: &known)
             guard calibration.choice == nil else { return nil }
-            calibration.record(head, tokens: stats.decodedTokens, milliseconds: stats.decodeMilliseconds)
+            calibration.record(head, tokens: stats.answerSteps, milliseconds: stats.decodeMilliseconds)
             known[target] = calibration
             return calibration.choice == nil ? nil : calibration
         }

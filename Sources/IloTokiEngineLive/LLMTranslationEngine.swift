@@ -1,5 +1,6 @@
 import IloTokiCore
 import IloTokiLLM
+import IloTokiLocking
 
 /// The translation engine over the llama.cpp core: Core's seam, in Core's own types.
 public final class LLMTranslationEngine: TranslationEngine {
@@ -97,23 +98,37 @@ public final class LLMTranslationEngine: TranslationEngine {
     public func completeAll(fedBy feed: PromptFeed) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
         let count = parallelCompletions
         guard count > 1 else { return completeInGroups(fedBy: feed) }
-        // Prompts into any language share the batch: every row is computed (with the core's
-        // row kernel unless llama.cpp's head was asked for).
-        let options = GenerationOptions(
+        // Prompts into any language share the batch: a step of several computes every row
+        // (with the core's row kernel unless llama.cpp's head was asked for). Prompts into
+        // Toki Pona (the target whose kept rows are few) take the trimmed head in the steps
+        // they take without a prompt into another language, a lone request's all of them, where
+        // this machine's measurement chose it; until it has, they alternate the heads as single
+        // translations do, and those that took no step beside another prompt are the
+        // measurement.
+        var options = GenerationOptions(
             maxTokens: feed.maxTokens, maxLines: feed.maxLines, stopSequences: feed.stopSequences,
             head: heads.askedForFull ? .full : .trimmed)
-        return Self.events(of: engine.batchEvents(feed: FeedOfPrompts(feed), sequences: count, options: options))
+        let trimmable = heads.askedForFull || heads.state(into: .tokiPona).choice == .full ? nil : Language.tokiPona
+        if let trimmable { options = options.writing(trimmable) }
+        let fed = FeedOfPrompts(feed, heads: heads, trimmable: trimmable)
+        return Self.events(of: engine.batchEvents(feed: fed, sequences: count, options: options)) { index, stats in
+            fed.finished(index, stats)
+        }
     }
 
-    /// A batch's events in Core's terms.
-    static func events(of events: AsyncThrowingStream<BatchEvent, Error>) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
+    /// A batch's events in Core's terms; `finished` sees each prompt's figures first.
+    static func events(
+        of events: AsyncThrowingStream<BatchEvent, Error>, finished: (@Sendable (Int, GenerationStats) -> Void)? = nil
+    ) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     for try await event in events {
                         switch event {
                         case .piece(let index, let piece): continuation.yield(.piece(index: index, piece))
-                        case .finished(let index, let stats): continuation.yield(.finished(index: index, CompletionStats(stats)))
+                        case .finished(let index, let stats):
+                            finished?(index, stats)
+                            continuation.yield(.finished(index: index, CompletionStats(stats)))
                         case .failed(let index, let error): continuation.yield(.failed(index: index, error))
                         }
                     }
@@ -125,6 +140,8 @@ public final class LLMTranslationEngine: TranslationEngine {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+
+    public func setShortOfMemory(_ short: Bool) { engine.setShortOfMemory(short) }
 
     public func stopAndWait() async {
         engine.stopAll()
@@ -160,7 +177,7 @@ extension CompletionStats {
     public init(_ stats: GenerationStats) {
         self.init(
             promptTokens: stats.promptTokens, generatedTokens: stats.generatedTokens, prefillMilliseconds: stats.prefillMilliseconds,
-            decodeMilliseconds: stats.decodeMilliseconds, decodedTokens: stats.decodedTokens,
+            decodeMilliseconds: stats.decodeMilliseconds, decodedTokens: stats.answerSteps,
             firstPieceMilliseconds: stats.firstPieceMilliseconds, majorPageFaults: stats.majorPageFaults,
             end: CompletionEnd(stats.finishReason))
         residentFraction = stats.residentFraction
@@ -183,12 +200,19 @@ extension CompletionEnd {
     }
 }
 
-/// Core's feed as the engine takes it.
+/// Core's feed as the engine takes it, each prompt into `trimmable` marked as written in the
+/// batch's characters where its head is the trimmed one (the choice, or the next to measure).
 private final class FeedOfPrompts: BatchFeeding {
     let feed: PromptFeed
+    let heads: HeadChooser
+    let trimmable: Language?
+    /// The prompts taken while the choice into `trimmable` was being measured, with their head.
+    private let measuring = Locked<[Int: OutputHead]>([:])
 
-    init(_ feed: PromptFeed) {
+    init(_ feed: PromptFeed, heads: HeadChooser, trimmable: Language?) {
         self.feed = feed
+        self.heads = heads
+        self.trimmable = trimmable
     }
 
     var showsEveryPiece: Bool { feed.showsEveryPiece }
@@ -196,8 +220,29 @@ private final class FeedOfPrompts: BatchFeeding {
     func take() -> FeedChanges {
         let changes = feed.take()
         return FeedChanges(
-            prompts: changes.prompts.map { FedPrompt(index: $0.index, prompt: $0.prompt.prompt, maxTokens: $0.maxTokens) },
+            prompts: changes.prompts.map { entry in
+                FedPrompt(
+                    index: entry.index, prompt: entry.prompt.prompt, maxTokens: entry.maxTokens,
+                    inKeptCharacters: head(for: entry) == .trimmed)
+            },
             dropped: changes.dropped, closed: changes.closed)
+    }
+
+    /// The head a prompt takes where it decodes alone: the trimmed one only into `trimmable`.
+    private func head(for entry: PromptFeed.Entry) -> OutputHead {
+        guard let trimmable, entry.prompt.targetLanguage == trimmable else { return .full }
+        let state = heads.state(into: trimmable)
+        if let choice = state.choice { return choice }
+        let next = state.next
+        measuring.withLock { $0[entry.index] = next }
+        return next
+    }
+
+    /// A prompt's end: one measured, that decoded alone to a normal end, counts for its head.
+    func finished(_ index: Int, _ stats: GenerationStats) {
+        guard let trimmable, let head = measuring.withLock({ $0.removeValue(forKey: index) }) else { return }
+        guard stats.sharedSteps == 0, stats.finishReason != .stopped, stats.finishReason != .error else { return }
+        heads.record(head, into: trimmable, stats: stats)
     }
 
     func wait(seconds: Double) {

@@ -27,10 +27,14 @@ public enum LiveApp {
             engine.calibrationFile = directories.home.appendingPathComponent("head-calibration.json")
         }
         let loader = LiveEngineLoader(options: engine)
-        return TranslatorModel(
+        let model = TranslatorModel(
             store: store, engineLoader: loader, downloader: ModelDownloader(checkingWith: loader),
             access: HubAccess.from(environment: environment),
             isFontInstalled: isFontInstalled)
+        // Linux says when the device is short of memory (the apps of other platforms pass on
+        // their own signals: iOS's memory warning, Android's onTrimMemory).
+        _ = MemoryPressureWatch { [weak model] short in model?.setShortOfMemory(short) }
+        return model
     }
 
     /// Sends llama.cpp's own lines to the app's `llama.log` (and, with `echo`, to standard

@@ -136,6 +136,16 @@ public func bridgeSetSystemPrefersDark(_ env: UnsafeMutablePointer<JNIEnv?>?, _ 
     }
 }
 
+/// `static native void setShortOfMemory(long handle, boolean shortOfMemory)`: Android's
+/// `onTrimMemory`, passed on to the app model (the engine keeps less of the model in memory).
+@_cdecl("Java_org_ilotoki_android_NativeBridge_setShortOfMemory")
+public func bridgeSetShortOfMemory(_ env: UnsafeMutablePointer<JNIEnv?>?, _ type: jclass?, _ handle: jlong, _ short: jboolean) {
+    bridged(env, ()) { _ in
+        let open = try session(handle)
+        try MainQueue.run { open.session.model.setShortOfMemory(short != 0) }
+    }
+}
+
 /// `static native void close(long handle)`: stops what runs, writes what is pending, and
 /// ends the listener's thread. The handle is dead from the moment this begins.
 @_cdecl("Java_org_ilotoki_android_NativeBridge_close")

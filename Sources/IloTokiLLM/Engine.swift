@@ -131,7 +131,8 @@ public final class Engine: Sendable {
             trimmedHead: cInfo.trimmed_head,
             trimmedHeadUnavailable: cInfo.trimmed_head_unavailable.map { String(cString: $0) } ?? "",
             trimmedHeadKernel: cInfo.trimmed_head_kernel.map { String(cString: $0) } ?? "",
-            trimmedHeadKernelFromStates: Int(cInfo.trimmed_head_kernel_from_states)
+            trimmedHeadKernelFromStates: Int(cInfo.trimmed_head_kernel_from_states),
+            trimmedHeadCheckStreams: cInfo.trimmed_head_check_streams.map { String(cString: $0) } ?? ""
         )
         LLMCalls.shared.register(self)
     }
@@ -160,6 +161,25 @@ public final class Engine: Sendable {
 
     /// The fraction of the model file's pages in memory now (`mincore`); 1 where unknown.
     public var residentFraction: Double { LLMCalls.shared.perform { ilotoki_llm_resident_fraction(handle.pointer) } ?? 1 }
+
+    /// Tells the core whether the device is short of memory (an app's memory warning,
+    /// Android's `onTrimMemory`, Linux's memory pressure): while it is, the trimmed head's
+    /// checks read the rows they rule out from the file without keeping them in memory, so
+    /// that the model's body and kept rows stay. Taken from the next translation on; the
+    /// tokens are the same either way. Any thread; returns at once.
+    public func setShortOfMemory(_ short: Bool) {
+        _ = LLMCalls.shared.perform { ilotoki_llm_set_memory_pressure(handle.pointer, short, nil, 0) }
+    }
+
+    /// Why the trimmed head's checks stream the rows they rule out now ("" where they read
+    /// them through the mapping): the load's reason, or the device's word (`setShortOfMemory`).
+    public var checksStream: String {
+        LLMCalls.shared.perform {
+            var cInfo = ilotoki_llm_model_info()
+            guard ilotoki_llm_get_model_info(handle.pointer, &cInfo) == ILOTOKI_LLM_OK else { return "" }
+            return cInfo.trimmed_head_check_streams.map { String(cString: $0) } ?? ""
+        } ?? ""
+    }
 
     /// The llama.cpp version the core was built against.
     public static var backendVersion: String { String(cString: ilotoki_llm_backend_version()) }

@@ -50,10 +50,12 @@ extension Engine {
             tokens: tokens,
             head: HeadStats(
                 rows: Int(cStats.head_rows), checks: Int(cStats.head_checks), rollbacks: Int(cStats.head_rollbacks),
-                fullHeadSteps: Int(cStats.head_full_steps), fellBack: cStats.head_fell_back, widened: cStats.head_widened),
+                fullHeadSteps: Int(cStats.head_full_steps), exactChoices: Int(cStats.head_exact_choices), fellBack: cStats.head_fell_back,
+                widened: cStats.head_widened),
             residentFraction: cStats.resident_fraction, restoredBytes: Int(cStats.restored_bytes), restoreMilliseconds: cStats.restore_ms,
             restorePageFaults: Int(cStats.restore_page_faults), contextLength: Int(cStats.context_length),
-            reusedPromptTokens: Int(cStats.reused_prompt_tokens), prefixCacheBytes: Int(cStats.prefix_cache_bytes)
+            reusedPromptTokens: Int(cStats.reused_prompt_tokens), prefixCacheBytes: Int(cStats.prefix_cache_bytes),
+            sharedSteps: Int(cStats.shared_steps)
         )
     }
 }

@@ -9,11 +9,15 @@ public struct FedPrompt: Sendable, Equatable {
     public var prompt: String
     /// Its token limit (at most the batch's `GenerationOptions.maxTokens`).
     public var maxTokens: Int
+    /// Whether its answer is written in the batch's characters (`GenerationOptions`'s): only
+    /// the steps whose every prompt's is may take the trimmed head.
+    public var inKeptCharacters: Bool
 
-    public init(index: Int, prompt: String, maxTokens: Int) {
+    public init(index: Int, prompt: String, maxTokens: Int, inKeptCharacters: Bool = true) {
         self.index = index
         self.prompt = prompt
         self.maxTokens = maxTokens
+        self.inKeptCharacters = inKeptCharacters
     }
 }
 
@@ -180,15 +184,19 @@ private struct FedRun {
         let prompts = Array(waiting.prefix(Engine.membersPerFedBatch))
         waiting.removeFirst(prompts.count)
         let limits = prompts.map { Int32(clamping: $0.maxTokens) }
+        let inKept = prompts.map(\.inKeptCharacters)
         let status = withCStringArray(options.stopSequences) { stops in
             var params = engine.startParams(options, ticket: ticket, stops: stops)
             params.joinable_room = Int32(Engine.fedRoom)
             return engine.withCharacterSets(options, in: &params) { params in
                 withCStringArray(prompts.map(\.prompt)) { texts in
                     limits.withUnsafeBufferPointer { limits in
-                        ilotoki_llm_start_batch(
-                            handle, texts.baseAddress, texts.count, limits.baseAddress, Int32(clamping: sequences), &params, &error,
-                            error.count)
+                        inKept.withUnsafeBufferPointer { inKept in
+                            params.written_in_output_characters = inKept.baseAddress
+                            return ilotoki_llm_start_batch(
+                                handle, texts.baseAddress, texts.count, limits.baseAddress, Int32(clamping: sequences), &params, &error,
+                                error.count)
+                        }
                     }
                 }
             }
@@ -218,7 +226,8 @@ private struct FedRun {
     mutating func addWaiting() {
         while let prompt = waiting.first, !full {
             var core: Int32 = -1
-            let status = ilotoki_llm_add_to_batch(handle, prompt.prompt, Int32(clamping: prompt.maxTokens), &core, &error, error.count)
+            let status = ilotoki_llm_add_to_batch(
+                handle, prompt.prompt, Int32(clamping: prompt.maxTokens), prompt.inKeptCharacters, &core, &error, error.count)
             switch status {
             case ILOTOKI_LLM_OK:
                 waiting.removeFirst()

@@ -40,7 +40,8 @@ public struct GenerationStats: Sendable, Equatable {
     public var prefillMilliseconds: Double
     /// Time spent generating after the prompt.
     public var decodeMilliseconds: Double
-    /// Tokens evaluated one at a time after the prompt (the generated tokens but the last).
+    /// Tokens evaluated one at a time after the prompt: the generated tokens but the last, and
+    /// those the trimmed head evaluated again after a check took steps back.
     public var decodedTokens: Int
     /// Part of `decodeMilliseconds` spent choosing tokens from the logits.
     public var selectionMilliseconds: Double
@@ -72,6 +73,9 @@ public struct GenerationStats: Sendable, Equatable {
     public var reusedPromptTokens: Int
     /// The memory that cache held after this prompt, in bytes.
     public var prefixCacheBytes: Int
+    /// In a batch: the decoding steps this prompt took beside other prompts (their whole time
+    /// counts in `decodeMilliseconds`, so a prompt with any measures no head on its own).
+    public var sharedSteps: Int
 
     public init(
         promptTokens: Int = 0, generatedTokens: Int = 0, prefillMilliseconds: Double = 0,
@@ -79,9 +83,10 @@ public struct GenerationStats: Sendable, Equatable {
         firstPieceMilliseconds: Double = 0, majorPageFaults: Int = 0, finishReason: FinishReason = .stopped,
         tokens: [Int32] = [], head: HeadStats = HeadStats(), residentFraction: Double = 1, restoredBytes: Int = 0,
         restoreMilliseconds: Double = 0, restorePageFaults: Int = 0, contextLength: Int = 0, reusedPromptTokens: Int = 0,
-        prefixCacheBytes: Int = 0
+        prefixCacheBytes: Int = 0, sharedSteps: Int = 0
     ) {
         self.head = head
+        self.sharedSteps = sharedSteps
         self.reusedPromptTokens = reusedPromptTokens
         self.prefixCacheBytes = prefixCacheBytes
         self.restorePageFaults = restorePageFaults
@@ -106,9 +111,15 @@ public struct GenerationStats: Sendable, Equatable {
         prefillMilliseconds > 0 ? Double(promptTokens) * 1000 / prefillMilliseconds : 0
     }
 
-    /// Tokens evaluated per second after the prompt: what llama-bench's `tg` measures.
+    /// The steps that gave the answer its tokens: the generated tokens but the first (which
+    /// the prompt's evaluation chose). Where the trimmed head took steps again, fewer than
+    /// `decodedTokens`, and the measure of what a person waits for.
+    public var answerSteps: Int { max(generatedTokens - 1, 0) }
+
+    /// Answer tokens per second after the prompt: what llama-bench's `tg` measures for a
+    /// decoder that never steps back; steps the trimmed head took again count as time only.
     public var decodeTokensPerSecond: Double {
-        decodeMilliseconds > 0 ? Double(decodedTokens) * 1000 / decodeMilliseconds : 0
+        decodeMilliseconds > 0 ? Double(answerSteps) * 1000 / decodeMilliseconds : 0
     }
 }
 
@@ -120,8 +131,12 @@ public struct HeadStats: Sendable, Equatable {
     public var checks: Int
     /// Checks that found a token another row would have beaten, and rolled back.
     public var rollbacks: Int
-    /// Steps taken again with the full head (after a rollback, or for a near tie).
+    /// Steps taken again with the full head (after a rollback its rows' exact values did not
+    /// decide, or where no kept row won).
     public var fullHeadSteps: Int
+    /// Rollbacks decided by the exact values of the few rows they were about, without a step
+    /// of the full head.
+    public var exactChoices: Int
     /// The generation went on with the full head after repeated rollbacks.
     public var fellBack: Bool
     /// A check found a winner outside the target language's rows but within the wider set's
@@ -129,12 +144,14 @@ public struct HeadStats: Sendable, Equatable {
     public var widened: Bool
 
     public init(
-        rows: Int = 0, checks: Int = 0, rollbacks: Int = 0, fullHeadSteps: Int = 0, fellBack: Bool = false, widened: Bool = false
+        rows: Int = 0, checks: Int = 0, rollbacks: Int = 0, fullHeadSteps: Int = 0, exactChoices: Int = 0, fellBack: Bool = false,
+        widened: Bool = false
     ) {
         self.rows = rows
         self.checks = checks
         self.rollbacks = rollbacks
         self.fullHeadSteps = fullHeadSteps
+        self.exactChoices = exactChoices
         self.fellBack = fellBack
         self.widened = widened
     }

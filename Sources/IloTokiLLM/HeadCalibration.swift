@@ -7,8 +7,9 @@ import Foundation
 ///
 /// How: the first translations alternate the heads (the trimmed one first), and once each
 /// head has decoded `tokensPerHead` tokens over `runsPerHead` translations, the one whose
-/// translations took the fewer milliseconds per decoded token (the median of its
-/// translations, so one slowed by the machine does not decide) is chosen; the trimmed head
+/// translations took the fewer milliseconds per answer token (the median of its
+/// translations, so one slowed by the machine does not decide; steps the trimmed head took
+/// again after a check count as its time, not as tokens) is chosen; the trimmed head
 /// must be faster by `margin`, or the full head (less memory, never slower) is kept. What
 /// people translate has short answers (6 to 12 tokens into Toki Pona), so the bounds are
 /// counted in translations as much as in tokens: a choice comes after six or so of them, not
@@ -85,8 +86,15 @@ public struct HeadCalibration: Codable, Equatable, Sendable {
         case .trimmed?: .fixed(.trimmed, because: "chosen (--head trimmed)")
         case .full?: .fixed(.full, because: "chosen (--head full)")
         case nil:
-            info.trimmedHead
-                ? HeadCalibration() : .fixed(.full, because: "the model's head cannot be trimmed (\(info.trimmedHeadUnavailable))")
+            if !info.trimmedHead {
+                .fixed(.full, because: "the model's head cannot be trimmed (\(info.trimmedHeadUnavailable))")
+            } else if !info.trimmedHeadCheckStreams.isEmpty {
+                // Short of memory, llama.cpp's head would read all its rows from storage at every
+                // token; the trimmed head reads its kept rows and streams its checks.
+                .fixed(.trimmed, because: "the model does not stay in memory (\(info.trimmedHeadCheckStreams))")
+            } else {
+                HeadCalibration()
+            }
         }
     }
 

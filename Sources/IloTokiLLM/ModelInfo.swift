@@ -25,4 +25,7 @@ public struct ModelInfo: Sendable, Equatable {
     /// The fewest states a check hands to that kernel, measured at load (fewer go to ggml's
     /// vec_dot); 0 with "vec_dot" or no trimmed head.
     public var trimmedHeadKernelFromStates: Int = 0
+    /// Why and how the trimmed head's checks read the excluded rows from the file instead of
+    /// through the mapping (the model does not stay in memory); empty where they do not.
+    public var trimmedHeadCheckStreams: String = ""
 }

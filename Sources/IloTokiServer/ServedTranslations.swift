@@ -26,7 +26,9 @@ public protocol ServedTranslating: Sendable {
 public final class ServedTranslations: ServedTranslating {
     let model: TranslatorModel
     let queueLimit: Int
-    let deadline: Duration
+    /// How long a text may wait for its first translated word; a change applies to the texts
+    /// pending too.
+    var deadline: Duration
     let keepsHistory: Bool
 
     /// Each text not answered yet: its request, its place there, when it came, whether any of

@@ -143,11 +143,13 @@
 
         @Test func aTextThatCannotStartInTimeAnswers503() async throws {
             // One at a time: a text waits behind a long one (at least 60 s) past its deadline. The
-            // late text is sent only once the long one has its first piece, so the long one is past
-            // the deadline's reach however loaded the machine is.
-            let served = try await served(long: 60_000, deadline: .seconds(3) * testTimeScale, parallel: 1)
+            // deadline is made short only once the long one has its first piece, so the long one is
+            // past its reach however loaded the machine is (a busy main actor once kept the long
+            // one's first piece from coming within a short deadline).
+            let served = try await served(long: 60_000, parallel: 1)
             let running = Task { try await served.translate(Self.texts("Long.")) }
             #expect(await eventually { served.started == 1 })
+            served.deadline = .seconds(3) * testTimeScale
             let late = try await served.translate(Self.texts("Late."))
             guard case .failure(let error as APIError) = late.first else {
                 Issue.record("a text that never started was answered \(late)")

@@ -7,7 +7,7 @@ import Testing
 /// prompt's token ids must be the same. The base model answers many "→ Toki Pona" and
 /// "→ Russian" prompts in English, so the checks find tokens outside the kept rows, the
 /// rollback path runs and the kept set widens to the four languages' rows; the test requires
-/// that both happened.
+/// that both happened, and that a rollback was decided by its rows' exact values.
 @Suite(.exclusiveModelUse) struct TrimmedHeadTests {
     let home = TemporaryDirectory("trimmed-head")
     let ilotoki = ToolProcess.executable("ilotoki")
@@ -23,6 +23,7 @@ import Testing
                 let headChecks: Int
                 let headRollbacks: Int
                 let headFullSteps: Int
+                let headExactChoices: Int
                 let headFellBack: Bool
                 let headWidened: Bool
             }
@@ -72,6 +73,9 @@ import Testing
         let rolledBack = trimmed.filter { $0.headRollbacks > 0 }
         #expect(!checked.isEmpty)
         #expect(!rolledBack.isEmpty, "no prompt took the rollback path")
-        #expect(rolledBack.allSatisfy { $0.headFullSteps >= $0.headRollbacks })
+        // Each rollback's step was chosen again: by the exact values of the rows it was about,
+        // or with llama.cpp's head; the exact values decided some, with the full head's tokens.
+        #expect(rolledBack.allSatisfy { $0.headFullSteps + $0.headExactChoices >= $0.headRollbacks })
+        #expect(rolledBack.contains { $0.headExactChoices > 0 }, "no rollback was decided by its rows' exact values")
     }
 }

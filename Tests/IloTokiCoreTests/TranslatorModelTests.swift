@@ -129,6 +129,20 @@ import Testing
         #expect(!model.newerModelAvailable)
     }
 
+    /// The platform's word on the device's memory reaches the engine, and an engine loaded
+    /// after it was said.
+    @Test func theDevicesMemoryIsPassedToTheEngineLoadedNowOrLater() async throws {
+        try install(Self.current)
+        let engine = Self.echoEngine()
+        let model = try model(engine: engine)
+        model.setShortOfMemory(true)
+        await model.launch()
+        #expect(model.modelState == .ready)
+        #expect(engine.memoryWords == [true], "said before the load: the loaded engine is told")
+        model.setShortOfMemory(false)
+        #expect(engine.memoryWords == [true, false])
+    }
+
     @Test func aDeprecatedModelStillTranslatesWithANewerOneOffered() async throws {
         try install(Self.old)
         let model = try model()

@@ -29,10 +29,14 @@ import Testing
         let loader = LiveEngineLoader(options: LiveEngineOptions(threads: 2, head: .auto, calibrationFile: file))
         let engine = try #require(try await loader.load(path: gemma) as? LLMTranslationEngine)
         var heads: [OutputHead] = []
+        var answerTokens: [OutputHead: Int] = [:]
         for _ in 0..<24 where engine.headCalibration(into: .tokiPona).choice == nil {
-            heads.append(engine.headCalibration(into: .tokiPona).next)
+            let head = engine.headCalibration(into: .tokiPona).next
+            heads.append(head)
             let stats = try #require(try await translate(engine))
             #expect(stats.decodedTokens >= HeadCalibration.shortestRun, "the sentence is long enough to count")
+            // Counted as the answer's tokens: steps the trimmed head took again are its time.
+            answerTokens[head, default: 0] += stats.generatedTokens - 1
         }
         let chosen = try #require(engine.headCalibration(into: .tokiPona).choice, "no choice after \(heads.count) translations")
         // Trimmed first, then whichever has decoded less, so both are measured alike.
@@ -41,6 +45,8 @@ import Testing
         #expect(heads.filter { $0 == .full }.count >= HeadCalibration.runsPerHead)
         #expect(engine.headCalibration(into: .tokiPona).trimmed.tokens >= HeadCalibration.tokensPerHead)
         #expect(engine.headCalibration(into: .tokiPona).full.tokens >= HeadCalibration.tokensPerHead)
+        #expect(engine.headCalibration(into: .tokiPona).trimmed.tokens == answerTokens[.trimmed])
+        #expect(engine.headCalibration(into: .tokiPona).full.tokens == answerTokens[.full])
         #expect(engine.headCalibration(into: .tokiPona).reason.hasPrefix("measured: trimmed "))
         #expect(FileManager.default.fileExists(atPath: file.path))
 
@@ -54,6 +60,40 @@ import Testing
         let kept = try String(contentsOf: file, encoding: .utf8)
         #expect(kept.contains("| into tok") && !kept.contains("| into en"), "the file keeps the choice under its target language")
         print("head chosen on \(CPUName.current): \(chosen.rawValue) (\(engine.headCalibration(into: .tokiPona).reason))")
+    }
+
+    /// `ilotoki serve` translates through a fed batch: a request into Toki Pona that decodes
+    /// alone takes the head this machine measures for it, and such requests are the measurement.
+    @Test func servedTextsDecodedAloneMeasureTheHeadIntoTokiPona() async throws {
+        let gemma = try TestModels.require(TestModels.gemma)
+        let home = TemporaryDirectory("head-choice-served")
+        let loader = LiveEngineLoader(
+            options: LiveEngineOptions(threads: 2, head: .auto, calibrationFile: home.file("head-calibration.json"), batch: .fixed(4)))
+        let engine = try #require(try await loader.load(path: gemma) as? LLMTranslationEngine)
+        let prompt = PromptFormat.sourceTarget.translationPrompt(for: Self.sentence, direction: .englishToTokiPona)
+        let feed = PromptFeed(stopSequences: prompt.stopSequences, maxLines: prompt.maxLines, maxTokens: 48, showsEveryPiece: false)
+        let events = engine.completeAll(fedBy: feed)
+        var heads: [OutputHead] = []
+        var iterator = events.makeAsyncIterator()
+        // One request at a time, each answered before the next comes: every one decodes alone.
+        for _ in 0..<24 where engine.headCalibration(into: .tokiPona).choice == nil {
+            heads.append(engine.headCalibration(into: .tokiPona).next)
+            let index = try #require(feed.add(prompt, maxTokens: 48))
+            var ended = false
+            while !ended, let event = try await iterator.next() {
+                if case .finished(let at, let stats) = event, at == index {
+                    #expect(stats.decodedTokens >= HeadCalibration.shortestRun, "the sentence is long enough to count")
+                    ended = true
+                }
+            }
+            try #require(ended, "request \(index) ended")
+        }
+        feed.close()
+        while try await iterator.next() != nil {}
+        let calibration = engine.headCalibration(into: .tokiPona)
+        try #require(calibration.choice != nil, "no choice after \(heads.count) served requests: \(calibration.reason)")
+        #expect(Array(heads.prefix(2)) == [.trimmed, .full], "served requests alternate the heads while measuring")
+        #expect(calibration.trimmed.runs >= HeadCalibration.runsPerHead && calibration.full.runs >= HeadCalibration.runsPerHead)
     }
 
     @Test func aHeadAskedForIsUsedAlwaysAndAModelWithoutATrimmableHeadUsesTheFullOne() async throws {

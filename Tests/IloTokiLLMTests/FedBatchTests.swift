@@ -26,8 +26,10 @@ import Testing
         }
         private let schedule = Locked<(looks: Int, due: [Int: FeedChanges])>((0, [:]))
 
-        func add(_ index: Int, _ prompt: String, maxTokens: Int = 24) {
-            changes.withLock { $0.prompts.append(FedPrompt(index: index, prompt: prompt, maxTokens: maxTokens)) }
+        func add(_ index: Int, _ prompt: String, maxTokens: Int = 24, inKeptCharacters: Bool = true) {
+            changes.withLock {
+                $0.prompts.append(FedPrompt(index: index, prompt: prompt, maxTokens: maxTokens, inKeptCharacters: inKeptCharacters))
+            }
         }
 
         func drop(_ index: Int) { changes.withLock { $0.dropped.append(index) } }
@@ -64,10 +66,13 @@ import Testing
     }
 
     /// Runs a fed batch; `react` is told the count of events so far after each and may feed more.
-    func run(_ feed: Feed, sequences: Int, head: OutputHead, react: (Int) -> Void) async throws -> Run {
+    func run(
+        _ feed: Feed, sequences: Int, head: OutputHead, options: GenerationOptions? = nil, react: (Int) -> Void = { _ in }
+    ) async throws -> Run {
         var run = Run()
         var events = 0
-        for try await event in engine.batchEvents(feed: feed, sequences: sequences, options: GenerationOptions(maxTokens: 24, head: head)) {
+        let options = options ?? GenerationOptions(maxTokens: 24, head: head)
+        for try await event in engine.batchEvents(feed: feed, sequences: sequences, options: options) {
             switch event {
             case .piece(let index, let piece):
                 #expect(run.stats[index] == nil && run.failures[index] == nil, "a piece after prompt \(index) ended")
@@ -113,6 +118,47 @@ import Testing
         let firstOfTwo = try #require(run.order.firstIndex(of: "+2"))
         let lastEnd = try #require([run.order.firstIndex(of: "0"), run.order.firstIndex(of: "1")].compactMap { $0 }.max())
         #expect(firstOfTwo < lastEnd, "prompt 2 waited for the batch to end: \(run.order)")
+    }
+
+    /// A server's requests go into several languages: one into the batch's characters (Toki
+    /// Pona) takes the trimmed head where it decodes alone, one into English never does, and
+    /// together each gives the tokens it gives alone.
+    @Test func onlyPromptsIntoTheKeptCharactersTakeTheTrimmedHead() async throws {
+        let intoTokiPona = BatchTests.fewShot[1]
+        let intoEnglish = Prompts.tokiPonaToEnglish
+        let options = GenerationOptions(
+            maxTokens: 24, head: .trimmed, outputCharacters: BatchTests.tokiPona, widerCharacters: BatchTests.fourLanguages)
+        var full = options
+        full.head = .full
+        let aloneTokiPona = try await engine.collect(intoTokiPona, full).stats.tokens
+        let aloneEnglish = try await engine.collect(intoEnglish, full).stats.tokens
+        let aloneOther = try await engine.collect(BatchTests.fewShot[3], full).stats.tokens
+
+        // Each alone in a fed batch: the trimmed head's checks run for the one into Toki Pona only.
+        for (prompt, inKept, alone) in [(intoTokiPona, true, aloneTokiPona), (intoEnglish, false, aloneEnglish)] {
+            let feed = Feed()
+            feed.add(0, prompt, inKeptCharacters: inKept)
+            feed.close()
+            let run = try await run(feed, sequences: 4, head: .trimmed, options: options)
+            let stats = try #require(run.stats[0])
+            #expect(stats.tokens == alone, "in kept characters: \(inKept)")
+            #expect(stats.sharedSteps == 0, "it decoded alone")
+            let checks = engine.currentTotals.head.checks
+            #expect(inKept ? checks > 0 : checks == 0, "in kept characters: \(inKept), \(checks) checks")
+        }
+
+        // Together: the steps they share compute every row; each gives its tokens alone.
+        let feed = Feed()
+        feed.add(0, intoTokiPona)
+        feed.add(1, intoEnglish, inKeptCharacters: false)
+        feed.add(2, BatchTests.fewShot[3])
+        feed.close()
+        let run = try await run(feed, sequences: 4, head: .trimmed, options: options)
+        #expect(run.failures.isEmpty)
+        #expect(run.stats[0]?.tokens == aloneTokiPona)
+        #expect(run.stats[1]?.tokens == aloneEnglish)
+        #expect(run.stats[2]?.tokens == aloneOther)
+        #expect((run.stats[1]?.sharedSteps ?? 0) > 0, "the prompts decoded together")
     }
 
     /// A server answers whole texts: its feed takes a prompt's first piece at once (the

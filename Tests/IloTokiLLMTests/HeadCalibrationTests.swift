@@ -1,5 +1,6 @@
-import IloTokiLLM
 import Testing
+
+@testable import IloTokiLLM
 
 /// The choice of the output head by measurement (`HeadCalibration`), case by case, and the
 /// CPU's name it is kept under.
@@ -49,6 +50,23 @@ import Testing
 
     @Test(arguments: cases) func theDecisionFollowsTheFigures(_ c: Case) {
         #expect(HeadCalibration.decide(trimmed: c.trimmed, full: c.full) == c.choice)
+    }
+
+    /// Where the model does not stay in memory (its checks stream), the trimmed head is chosen
+    /// without measuring: llama.cpp's head would read the whole file every token. Where it
+    /// cannot be trimmed, llama.cpp's head; otherwise the heads are measured.
+    @Test func shortOfMemoryTheTrimmedHeadIsChosenWithoutMeasuring() {
+        var info = ModelInfo(
+            architecture: "gemma3", description: "gemma3 270M", contextLength: 512, trainedContextLength: 32768, vocabularySize: 262_144,
+            threads: 2, modelBytes: 253_113_024, parameters: 268_098_176)
+        info.trimmedHead = true
+        #expect(HeadCalibration.start(asked: nil, info: info).isFresh)
+        info.trimmedHeadCheckStreams = "a memory limit of 300 MiB for a file of 241 MiB (O_DIRECT)"
+        let short = HeadCalibration.start(asked: nil, info: info)
+        #expect(short.choice == .trimmed && short.next == .trimmed)
+        #expect(HeadCalibration.start(asked: .full, info: info).choice == .full)
+        info.trimmedHead = false
+        #expect(HeadCalibration.start(asked: nil, info: info).choice == .full)
     }
 
     @Test func measuringAlternatesTheHeadsThenKeepsTheChoice() {

@@ -313,6 +313,12 @@ public final class JniHarness {
         // that its pieces make exactly its text).
         translate(handle, recorder, "I love you", "Gemma after a stop");
 
+        // The system's onTrimMemory: the engine streams its checks, and translates the same.
+        NativeBridge.setShortOfMemory(handle, true);
+        translate(handle, recorder, "I love you", "Gemma short of memory");
+        NativeBridge.setShortOfMemory(handle, false);
+        expect(IllegalStateException.class, "short of memory on a handle never opened", () -> NativeBridge.setShortOfMemory(424242, true));
+
         // Text the way Java holds it: a lone surrogate, and a character outside the BMP.
         perform(handle, action("setSourceText", "text", "a\uD800b \uD83D\uDE3A"));
         String source = (String) Json.<Map<String, Object>>at(Json.object(NativeBridge.screen(handle, "main")), "source").get("text");

@@ -2,14 +2,16 @@
 // Notification, NotificationChannel, NotificationManager, PendingIntent}.
 package android.app
 
+import android.content.ComponentCallbacks2
 import android.content.Context
 import android.content.ContextWrapper
 import android.content.Intent
 import android.os.Bundle
 import android.os.IBinder
 
-open class Application : ContextWrapper(null) {
+open class Application : ContextWrapper(null), ComponentCallbacks2 {
     open fun onCreate() {}
+    override fun onTrimMemory(level: Int) {}
     fun registerActivityLifecycleCallbacks(callback: ActivityLifecycleCallbacks) {}
 
     /** Its seven required methods (the pre- and post- ones have default bodies). */

@@ -1,4 +1,4 @@
-// From developer.android.com/reference/android/content/{Context, ContextWrapper, ContentResolver, Intent, ClipData, ClipboardManager}.
+// From developer.android.com/reference/android/content/{ComponentCallbacks2, Context, ContextWrapper, ContentResolver, Intent, ClipData, ClipboardManager}.
 package android.content
 
 import android.content.res.AssetManager
@@ -7,6 +7,22 @@ import android.net.Uri
 import android.os.Bundle
 import android.os.ParcelFileDescriptor
 import java.io.File
+
+/** Its one method the app overrides (`onConfigurationChanged` and `onLowMemory`, from
+ * `ComponentCallbacks`, are left out), and the trim levels (`int` constants). */
+interface ComponentCallbacks2 {
+    fun onTrimMemory(level: Int)
+
+    companion object {
+        const val TRIM_MEMORY_RUNNING_MODERATE = 5
+        const val TRIM_MEMORY_RUNNING_LOW = 10
+        const val TRIM_MEMORY_RUNNING_CRITICAL = 15
+        const val TRIM_MEMORY_UI_HIDDEN = 20
+        const val TRIM_MEMORY_BACKGROUND = 40
+        const val TRIM_MEMORY_MODERATE = 60
+        const val TRIM_MEMORY_COMPLETE = 80
+    }
+}
 
 abstract class Context {
     /** `ContentResolver getContentResolver()` */

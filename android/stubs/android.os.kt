@@ -25,6 +25,8 @@ open class Looper private constructor() {
 
 open class Handler(looper: Looper) {
     fun post(r: Runnable): Boolean = true
+    fun postDelayed(r: Runnable, delayMillis: Long): Boolean = true
+    fun removeCallbacks(r: Runnable) {}
 }
 
 open class ParcelFileDescriptor : java.io.Closeable {

@@ -212,6 +212,12 @@ typedef struct ilotoki_llm_start_params {
      * 0 (the default): sized to the prompts it starts with.
      */
     int32_t joinable_room;
+    /**
+     * `start_batch` only: for each of its prompts, whether its answer is written in
+     * `output_characters` (a batch whose prompts go into several languages: only the steps
+     * whose every sequence's is take the trimmed head). NULL: every prompt's is. Not kept.
+     */
+    const bool *written_in_output_characters;
 } ilotoki_llm_start_params;
 
 /** Figures for the current (or last) translation on a handle. */
@@ -224,7 +230,8 @@ typedef struct ilotoki_llm_stats {
     double prefill_ms;
     /** Wall time spent generating after the prompt, in milliseconds. */
     double decode_ms;
-    /** Tokens evaluated one at a time after the prompt (the generated tokens but the last). */
+    /** Tokens evaluated one at a time after the prompt: the generated tokens but the last,
+        and those evaluated again after the trimmed head's check took steps back. */
     int32_t decoded_tokens;
     /** Part of `decode_ms` spent choosing tokens from the logits (argmax or a sampler). */
     double selection_ms;
@@ -240,8 +247,12 @@ typedef struct ilotoki_llm_stats {
     int32_t head_checks;
     /** Checks that found a token another row would have beaten or matched, and rolled back. */
     int32_t head_rollbacks;
-    /** Steps taken again with the full head (after a rollback, or for a near tie among the kept rows). */
+    /** Steps taken again with the full head (after a rollback that the exact values of its
+        rows did not decide, or where no kept row won). */
     int32_t head_full_steps;
+    /** Rollbacks whose step's choice came from the exact values of the kept token and the
+        excluded rows' best (llama.cpp's arithmetic), with no step of llama.cpp's head. */
+    int32_t head_exact_choices;
     /** The translation went on with the full head after repeated rollbacks. */
     bool head_fell_back;
     /** A check found a winner outside the kept rows but among `wider_characters`' rows, and
@@ -268,6 +279,9 @@ typedef struct ilotoki_llm_stats {
     /** The memory the cache of prompt beginnings held after this prompt (the single
         translations' context's, or the batch context's), in bytes. */
     uint64_t prefix_cache_bytes;
+    /** In a batch, per prompt: the decoding steps it took beside other prompts (its
+        `decode_ms` counts each such step's whole time, so it measures no head alone). */
+    int32_t shared_steps;
 } ilotoki_llm_stats;
 
 /** Facts about a loaded model. Strings are owned by the handle and live as long as it does. */
@@ -300,6 +314,13 @@ typedef struct ilotoki_llm_model_info {
     /** The fewest states a check hands to that kernel, measured at load against ggml's
         vec_dot (checks of fewer states use vec_dot); 0 with "vec_dot" or no trimmed head. */
     int32_t trimmed_head_kernel_from_states;
+    /** Why the trimmed head's checks read the excluded rows from the file in chunks, and how
+        ("a memory limit of 300 MiB for a file of 241 MiB (O_DIRECT)"): where the model cannot
+        stay in memory (a cgroup memory limit below the file and 144 MiB more), so that those
+        rows' pages are not kept (ILOTOKI_STREAMED_CHECK=1 asks for it, =0 never), or since
+        the device said it is short of memory (`ilotoki_llm_set_memory_pressure`). Empty where
+        checks read through the mapping. Valid for the handle's life. */
+    const char *trimmed_head_check_streams;
 } ilotoki_llm_model_info;
 
 /** Defaults: context 2048, threads from `performance_core_count`, batch = context, flash attention automatic. */
@@ -489,6 +510,8 @@ ilotoki_llm_status ilotoki_llm_next_batch(ilotoki_llm *llm, int32_t *prompt_inde
  * - Parameters:
  *   - prompt: a NUL-terminated UTF-8 prompt; copied, not kept.
  *   - max_tokens: its token limit (0 or less: the batch's `params.max_tokens`).
+ *   - written_in_output_characters: whether its answer is written in the batch's
+ *     `output_characters` (only then may its steps take the trimmed head).
  *   - prompt_index: receives its index, after those of every prompt added before.
  * - Returns: `ILOTOKI_LLM_OK`; `ILOTOKI_LLM_ERROR_NOT_STARTED` when no batch runs (none was
  *   started, the last one ended with `ILOTOKI_LLM_DONE`, or a stop came); or
@@ -496,8 +519,26 @@ ilotoki_llm_status ilotoki_llm_next_batch(ilotoki_llm *llm, int32_t *prompt_inde
  *   than a sequence of this batch has (the batch was sized to its first prompts): start it in
  *   a batch of its own. Neither adds it.
  */
-ilotoki_llm_status ilotoki_llm_add_to_batch(ilotoki_llm *llm, const char *prompt, int32_t max_tokens, int32_t *prompt_index,
-                                            char *error, size_t error_len);
+ilotoki_llm_status ilotoki_llm_add_to_batch(ilotoki_llm *llm, const char *prompt, int32_t max_tokens,
+                                            bool written_in_output_characters, int32_t *prompt_index, char *error,
+                                            size_t error_len);
+
+/**
+ * Tells the handle whether the device is short of memory: an app's memory warning (iOS),
+ * `onTrimMemory` (Android), memory pressure read from `/proc/pressure/memory` (Linux), or
+ * the residency the handle measures itself. Short of memory, the trimmed head's checks read
+ * the rows they rule out from the file in chunks and leave none of their pages cached (as
+ * they do from the load on under a memory limit too small for the file), so the model's body
+ * and kept rows stay in memory; told otherwise, they read them through the mapping again
+ * (unless the load's own reason to stream holds). Taken at the next `start` or `start_batch`:
+ * a translation running now goes on as it began, and its tokens, like every later one's, are
+ * the same either way.
+ *
+ * Thread safety: any thread, at any time (also while a translation runs).
+ *
+ * - Returns: `ILOTOKI_LLM_OK`, or `ILOTOKI_LLM_ERROR_INVALID_ARGUMENT` without a handle.
+ */
+ilotoki_llm_status ilotoki_llm_set_memory_pressure(ilotoki_llm *llm, bool short_of_memory, char *error, size_t error_len);
 
 /**
  * Gives up one prompt of the running batch (a client that went away): its slot is free for

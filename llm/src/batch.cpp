@@ -63,6 +63,7 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
                               const ilotoki_llm_start_params &start_params) {
     std::vector<std::string> stops = stop_sequences(start_params);
     translation_id.store(start_params.ticket != 0 ? start_params.ticket : reserve_ticket());
+    follow_memory_pressure();
     // A single translation's state is over; `next` refuses until the next `start`.
     started = false;
     finished = true;
@@ -81,6 +82,7 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     for (size_t i = 0; i < count; ++i) {
         BatchSequence &sequence = run->sequences[i];
         prepare_sequence(sequence, prompts[i], max_tokens != nullptr ? max_tokens[i] : 0, run->default_limit);
+        if (start_params.written_in_output_characters != nullptr) sequence.in_kept_characters = start_params.written_in_output_characters[i];
         if (sequence.error_status != ILOTOKI_LLM_OK) continue;
         const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
         longest_prompt = std::max(longest_prompt, prompt_count);
@@ -116,7 +118,6 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     // Steps over every row need the trimmed head's row kernel; llama.cpp's head was asked for
     // (ILOTOKI_LLM_HEAD_FULL) by a caller that compares with it.
     batch.every_row = head != nullptr && start_params.head == ILOTOKI_LLM_HEAD_TRIMMED && head->every_row_is_faster();
-    restore_residency(start_params.restore_residency);
     prepare_batch_context(static_cast<int32_t>(batch.slots.size()), round_up(longest_need, kContextGranule), tokens_per_evaluation);
     // The cells emptied, their buffers not zeroed (as for a single translation, generation.cpp).
     llama_memory_clear(llama_get_memory(batches.context), false);
@@ -126,8 +127,13 @@ void ilotoki_llm::start_batch(const char *const *prompts, size_t count, const in
     if (batch.trimming) {
         head->use_characters(vocab, kept_characters,
                              ilotoki::CharacterSet(start_params.wider_characters, start_params.wider_character_count));
+        drop_rows_read_through_mapping();
         batch.trimming = head->worth_trimming() && head->kept_rows_are_few();
     }
+    // Pages the system took come back in one pass, before decoding (generation.cpp). Every
+    // prompt of a batch takes its first token from llama.cpp's head, which reads every row
+    // through the mapping, so the head's range counts here even where checks stream.
+    restore_residency(start_params.restore_residency, /*whole_head*/ true);
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.context_length = batches.length;
@@ -164,13 +170,14 @@ void ilotoki_llm::prepare_sequence(BatchSequence &sequence, const char *prompt, 
     }
 }
 
-int32_t ilotoki_llm::add_to_batch(const char *prompt, int32_t max_tokens) {
+int32_t ilotoki_llm::add_to_batch(const char *prompt, int32_t max_tokens, bool written_in_output_characters) {
     if (batch_run == nullptr || batch_run->ended || stop_requested()) {
         throw LLMError{ILOTOKI_LLM_ERROR_NOT_STARTED, "No batch is running to add the prompt to: start a batch with it."};
     }
     BatchRun &batch = *batch_run;
     BatchSequence sequence;
     prepare_sequence(sequence, prompt, max_tokens, batch.default_limit);
+    sequence.in_kept_characters = written_in_output_characters;
     if (sequence.error_status == ILOTOKI_LLM_OK) {
         // The batch's cells were sized when it started; a prompt that needs more room than a
         // sequence has there waits for a batch of its own (its tokens must be those it gets alone).
@@ -211,7 +218,7 @@ bool ilotoki_llm::decode_sequence(const llama_token *tokens, int32_t count, int3
     return true;
 }
 
-ilotoki::PrefixCache::Reuse ilotoki_llm::take_slot(int32_t slot, size_t index) {
+int32_t ilotoki_llm::take_slot(int32_t slot, size_t index) {
     BatchRun &batch = *batch_run;
     BatchSequence &sequence = batch.sequences[index];
     batch.slots[static_cast<size_t>(slot)] = static_cast<int32_t>(index);
@@ -222,21 +229,20 @@ ilotoki::PrefixCache::Reuse ilotoki_llm::take_slot(int32_t slot, size_t index) {
     // The slot's cache held the sequence before: this one starts on empty cells, or on the
     // cached cells of its prompt's beginning.
     llama_memory_seq_rm(llama_get_memory(batches.context), slot, -1, -1);
-    const ilotoki::PrefixCache::Reuse reused =
-        batch.reuse_prefix ? batches.prefixes.restore(batches.context, slot, sequence.prompt) : ilotoki::PrefixCache::Reuse{};
-    sequence.position = reused.tokens;
+    const int32_t reused = batch.reuse_prefix ? batches.prefixes.restore(batches.context, slot, sequence.prompt) : 0;
+    sequence.position = reused;
     std::lock_guard<std::mutex> lock(stats_mutex);
-    sequence.stats.reused_prompt_tokens = reused.tokens;
-    stats.reused_prompt_tokens += reused.tokens;
+    sequence.stats.reused_prompt_tokens = reused;
+    stats.reused_prompt_tokens += reused;
     return reused;
 }
 
-void ilotoki_llm::prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reuse &reused, llama_token first, double prefill_ms) {
+void ilotoki_llm::prompt_evaluated(size_t index, llama_token first, double prefill_ms) {
     BatchRun &batch = *batch_run;
     BatchSequence &sequence = batch.sequences[index];
     const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
     sequence.position = prompt_count;
-    if (batch.reuse_prefix) batches.prefixes.remember(batches.context, sequence.slot, sequence.prompt, reused);
+    if (batch.reuse_prefix) batches.prefixes.remember(batches.context, sequence.slot, sequence.prompt);
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
         sequence.stats.prefill_ms = prefill_ms;
@@ -249,12 +255,12 @@ void ilotoki_llm::prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reu
 
 void ilotoki_llm::admit_to_batch(int32_t slot, size_t index) {
     BatchSequence &sequence = batch_run->sequences[index];
-    const ilotoki::PrefixCache::Reuse reused = take_slot(slot, index);
+    const int32_t reused = take_slot(slot, index);
     // The prompt's own choice comes from llama.cpp's head, as in `start`.
     hook_batch_head(false);
     const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
     const auto prefill_start = Clock::now();
-    if (!decode_sequence(sequence.prompt.data() + reused.tokens, prompt_count - reused.tokens, slot, reused.tokens)) {
+    if (!decode_sequence(sequence.prompt.data() + reused, prompt_count - reused, slot, reused)) {
         end_batch(ILOTOKI_LLM_FINISH_STOPPED);
         return;
     }
@@ -265,7 +271,7 @@ void ilotoki_llm::admit_to_batch(int32_t slot, size_t index) {
     }
     const float *logits = llama_get_logits_ith(batches.context, -1);
     if (logits == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_INTERNAL, "llama.cpp returned no logits."};
-    prompt_evaluated(index, reused, ilotoki::first_maximum(logits, vocabulary_size), prefill_ms);
+    prompt_evaluated(index, ilotoki::first_maximum(logits, vocabulary_size), prefill_ms);
 }
 
 void ilotoki_llm::hook_batch_head(bool on) {
@@ -281,6 +287,7 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
     std::vector<size_t> members;
     bool settle_first = false;
     bool any_pending = false;
+    bool all_in_kept_characters = true;
     for (const int32_t index : std::vector<int32_t>(batch.slots)) {
         if (index < 0) continue;
         BatchSequence &sequence = batch.sequences[static_cast<size_t>(index)];
@@ -295,14 +302,20 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
             continue;
         }
         members.push_back(static_cast<size_t>(index));
+        all_in_kept_characters = all_in_kept_characters && sequence.in_kept_characters;
     }
-    // A step that admits prompts does not keep states for a check.
+    // A step that admits prompts does not keep states for a check; nor does one with a
+    // sequence whose answer is written outside the kept characters (a batch into several
+    // languages).
     const auto member_count = static_cast<int32_t>(members.size());
-    const bool trimmed = admissions.empty() && batch.trimming && member_count > 0 && member_count <= ilotoki::kTrimmedBatchMost &&
-                         head->kept_rows_are_few();
+    const bool trimmed = admissions.empty() && batch.trimming && all_in_kept_characters && member_count > 0 &&
+                         member_count <= ilotoki::kTrimmedBatchMost && head->kept_rows_are_few();
     // What waits is checked before a step that could not keep it: another head, or no free
     // slots for this step's states.
-    if (any_pending && (settle_first || !trimmed || batch.states_used + member_count > head->slot_count())) return settle_batch();
+    // The states wait for one check at most as many as the cadence's (the head has slots for
+    // the streamed cadence too).
+    const int32_t room = head != nullptr ? std::min(head->slot_count(), cadence.every) : 0;
+    if (any_pending && (settle_first || !trimmed || batch.states_used + member_count > room)) return settle_batch();
     if (members.empty() && admissions.empty()) return true;
 
     int32_t tokens = 0;
@@ -316,7 +329,7 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
     // The admitted prompts, each from its cached beginning on, all but their last tokens in one
     // evaluation that outputs nothing; their last tokens join the step below, so each one's
     // first choice comes with the running sequences' next.
-    std::vector<ilotoki::PrefixCache::Reuse> reused(admissions.size());
+    std::vector<int32_t> reused(admissions.size());
     double prefill_ms = 0;
     if (!admissions.empty()) {
         for (size_t a = 0; a < admissions.size(); ++a) {
@@ -324,7 +337,7 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
             batch.next_to_start = admissions[a].index + 1;
             const BatchSequence &sequence = batch.sequences[admissions[a].index];
             const auto prompt_count = static_cast<int32_t>(sequence.prompt.size());
-            for (int32_t at = reused[a].tokens; at < prompt_count - 1; ++at) {
+            for (int32_t at = reused[a]; at < prompt_count - 1; ++at) {
                 add_token(sequence.prompt[static_cast<size_t>(at)], at, sequence.slot, false);
             }
         }
@@ -380,6 +393,7 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
         for (const size_t index : members) {
             batch.sequences[index].stats.decode_ms += step_ms;
             batch.sequences[index].stats.decoded_tokens += 1;
+            if (count > 1) batch.sequences[index].stats.shared_steps += 1;
         }
     }
     // Each one's choice: from the head's rows where it computed the step, from llama.cpp's
@@ -390,12 +404,15 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
         BatchPending &entry = entries[i];
         if (computed == count) {
             const ilotoki::KeptChoice kept = head->kept_choice(static_cast<int32_t>(i));
-            entry.chosen = kept.best.row;
-            // A near tie is decided by llama.cpp's own head.
-            again[i] = ilotoki::trimmed::near_tie(kept.best, kept.runner_up);
+            ilotoki::RowChoice best = kept.best;
+            // A near tie among the kept rows is decided by every kept row's exact value (as in a
+            // single translation, generation.cpp); one over every row, by llama.cpp's own head.
+            if (ilotoki::trimmed::near_tie(kept.best, kept.runner_up)) best = trimmed ? head->exact_kept_best(state_slots[i]) : ilotoki::RowChoice{};
+            entry.chosen = best.row;
+            again[i] = best.row < 0;
             if (trimmed) {
                 // Chosen among the kept rows: it waits for the check of the excluded ones.
-                entry.value = kept.best.value;
+                entry.value = best.value;
                 entry.exact = false;
                 entry.state = state_slots[i];
             }
@@ -422,8 +439,7 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
         const BatchPending &entry = entries[i];
         if (participants[i].admission >= 0) {
             // An admitted prompt's first token (never trimmed: final at once).
-            const auto a = static_cast<size_t>(participants[i].admission);
-            prompt_evaluated(index, reused[a], entry.chosen, prefill_ms + step_ms);
+            prompt_evaluated(index, entry.chosen, prefill_ms + step_ms);
             continue;
         }
         BatchSequence &sequence = batch.sequences[index];
@@ -485,14 +501,22 @@ bool ilotoki_llm::settle_batch() {
         }
         if (decision.failed < 0 || sequence.finished) continue;
 
-        // Back to the failed step, taken again with the full head; the others' cells stay.
+        // Back to the failed step, its choice made again from its rows' exact values where they
+        // decide it, else with the full head; the others' cells stay.
         const BatchPending &entry = entries[static_cast<size_t>(decision.failed)];
         {
             std::lock_guard<std::mutex> lock(stats_mutex);
             stats.head_rollbacks += 1;
             sequence.stats.head_rollbacks += 1;
         }
-        const llama_token token = batch_step_with_full_head(sequence, entry.decoded, entry.position);
+        llama_token token = exact_choice_after_check(entry.state, entry.chosen);
+        if (token >= 0 && llama_memory_seq_rm(llama_get_memory(batches.context), sequence.slot, entry.position + 1, -1)) {
+            std::lock_guard<std::mutex> lock(stats_mutex);
+            stats.head_exact_choices += 1;
+            sequence.stats.head_exact_choices += 1;
+        } else {
+            token = batch_step_with_full_head(sequence, entry.decoded, entry.position);
+        }
         if (token < 0) return false;
         sequence.position = entry.position + 1;
         release_in_batch(static_cast<size_t>(index), token);

@@ -34,6 +34,9 @@ using BatchPending = PendingToken;
 struct BatchSequence {
     std::vector<llama_token> prompt;
     int32_t max_tokens = 0;
+    // Whether its answer is written in the batch's kept characters: only steps whose every
+    // sequence's is take the trimmed head.
+    bool in_kept_characters = true;
     // Why it could not start (then it ends at once with the finish reason ERROR).
     ilotoki_llm_status error_status = ILOTOKI_LLM_OK;
     std::string error;

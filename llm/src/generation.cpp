@@ -80,6 +80,7 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     }
     std::vector<std::string> stops = ilotoki_llm::stop_sequences(start_params);
     translation_id.store(start_params.ticket != 0 ? start_params.ticket : reserve_ticket());
+    follow_memory_pressure();
     started = false;
     finished = false;
     token_awaiting_decode = false;
@@ -141,8 +142,6 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.context_length = context_allocated;
     }
-    // Pages the system took while the app was away come back in one pass, before decoding.
-    restore_residency(params.restore_residency);
     // Every translation starts fresh: no conversation state is carried over, but the cells of
     // the prompt's beginning where an earlier prompt had the same (prefix_cache.hpp). The
     // cells are emptied, not their buffers zeroed: attention skips every cell not in use (its
@@ -159,20 +158,30 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     if (trimming) {
         head->use_characters(vocab, kept_characters,
                              ilotoki::CharacterSet(start_params.wider_characters, start_params.wider_character_count));
+        drop_rows_read_through_mapping();
         // Checking a choice costs a dot product with every excluded row, once per token: with
         // ggml's one-state kernel it pays only where the kept rows are few (see
         // docs/benchmarks.md, "The trimmed output head").
         trimming = head->worth_trimming();
     }
     trimmed_run.reset(trimming);
+    // Pages the system took while the app was away come back in one pass, before decoding.
+    // (A large kept set, not held compact, is read in place through the mapping: whole too.)
+    restore_residency(params.restore_residency, !trimming || !head->kept_rows_are_few());
     // Not kept: the caller owns them.
     params.output_characters = nullptr;
     params.output_character_count = 0;
     params.wider_characters = nullptr;
     params.wider_character_count = 0;
-    // The prompt's own choice comes from llama.cpp's head: a step taken again later would be
-    // a one-token evaluation, whose rounding differs from the prompt batch's.
-    hook_head(false);
+    // The prompt's own choice comes from llama.cpp's head, so that the first piece is final
+    // at once. Where checks stream, llama.cpp's head would read every row of the head through
+    // its mapping once a translation, the very pages the streamed check keeps out of memory:
+    // the trimmed head chooses it too, and it waits for a check like the tokens after it (a
+    // token's results do not depend on what is evaluated beside it, patch 0004, so a step
+    // taken again after a rollback computes what the prompt's evaluation did).
+    const bool prompt_trimmed = trimming && head->streams();
+    hook_head(prompt_trimmed);
+    if (prompt_trimmed) head->prepare(0, false);
     trimmed_run.head_runs_before = head != nullptr ? head->runs() : 0;
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
@@ -181,15 +190,15 @@ void ilotoki_llm::start(const char *prompt, const ilotoki_llm_start_params &star
     const auto prefill_start = Clock::now();
     // Logits for every prompt token need every token evaluated.
     const bool reuse = params.reuse_prefix && !params.logits_for_all_prompt_tokens;
-    const ilotoki::PrefixCache::Reuse reused = reuse ? prefixes.restore(context, 0, prompt_tokens) : ilotoki::PrefixCache::Reuse{};
-    position = reused.tokens;
+    const int32_t reused = reuse ? prefixes.restore(context, 0, prompt_tokens) : 0;
+    position = reused;
     const bool completed =
-        decode(prompt_tokens.data() + reused.tokens, prompt_count - reused.tokens, params.logits_for_all_prompt_tokens);
-    if (completed && reuse) prefixes.remember(context, 0, prompt_tokens, reused);
+        decode(prompt_tokens.data() + reused, prompt_count - reused, params.logits_for_all_prompt_tokens);
+    if (completed && reuse) prefixes.remember(context, 0, prompt_tokens);
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.prefill_ms = milliseconds_between(prefill_start, Clock::now());
-        stats.reused_prompt_tokens = reused.tokens;
+        stats.reused_prompt_tokens = reused;
         stats.prefix_cache_bytes = prefixes.bytes();
     }
     if (!completed) finish(ILOTOKI_LLM_FINISH_STOPPED);
@@ -211,7 +220,56 @@ std::vector<std::string> ilotoki_llm::stop_sequences(const ilotoki_llm_start_par
     return stops;
 }
 
-void ilotoki_llm::restore_residency(bool restore) {
+void ilotoki_llm::drop_rows_read_through_mapping() {
+    // A kept set's compact copy reads its rows through the mapping; where checks stream, the
+    // head's pages are not to stay.
+    if (head != nullptr && head->read_rows_through_mapping() && residency != nullptr) {
+        residency->drop(head->file_offset(), head->file_bytes());
+    }
+}
+
+void ilotoki_llm::follow_memory_pressure() {
+    const int said = memory_pressure.exchange(-1);
+    if (said < 0 || head == nullptr || residency == nullptr) return;
+    if (said == 1 && !head->streams()) {
+        std::string why;
+        // Where the file cannot be read again (`why`), the checks go on through the mapping.
+        if (!head->stream_checks(path, why)) return;
+        if (check_streams_signalled.empty()) {
+            check_streams_signalled = std::string("the device said it is short of memory (") + head->stream_method() + ")";
+        }
+        streams_for_pressure = true;
+        cadence = streamed_cadence;
+        // As at a load under a memory limit: the rows' pages go, and stay out of the restore.
+        residency->leave_out(head->file_offset(), head->file_bytes());
+        residency->drop(head->file_offset(), head->file_bytes());
+        check_streams.store(check_streams_signalled.c_str());
+    } else if (said == 0 && streams_for_pressure) {
+        head->stop_streaming();
+        streams_for_pressure = false;
+        cadence = mapped_cadence;
+        residency->set_left_out(false);
+        check_streams.store("");
+    }
+}
+
+void ilotoki_llm::whole_head_read(bool reading, bool stay) {
+    if (residency == nullptr || !checks_stream()) return;
+    if (reading) {
+        if (!residency->is_left_out()) return;
+        residency->set_left_out(false);
+        const auto start = Clock::now();
+        const auto done = residency->restore(kRestoreThreshold);
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.restored_bytes += done.bytes_read;
+        stats.restore_ms += milliseconds_between(start, Clock::now());
+    } else if (!stay) {
+        residency->set_left_out(true);
+    }
+}
+
+void ilotoki_llm::restore_residency(bool restore, bool whole_head) {
+    if (residency != nullptr && checks_stream()) residency->set_left_out(!whole_head);
     double fraction = 1.0;
     uint64_t bytes = 0;
     double milliseconds = 0;
@@ -395,9 +453,13 @@ void ilotoki_llm::step_trimmed() {
         return;
     }
     bool checked = false;
+    bool due = false;
     if (token_awaiting_decode) {
         const auto slot = static_cast<int32_t>(pending.size());
-        checked = ilotoki::trimmed::check_in_step(slot, trimmed_run.counters, cadence);
+        due = ilotoki::trimmed::check_in_step(slot, trimmed_run.counters,
+                                              trimmed_run.check_every_step ? ilotoki::trimmed::Cadence{1, 1} : cadence);
+        // A streamed check reads the file after the step (`settle`), not inside it.
+        checked = due && !head->streams();
         head->prepare(slot, checked);
         trimmed_run.head_runs_before = head->runs();
         if (!evaluate_last_token()) {
@@ -414,11 +476,15 @@ void ilotoki_llm::step_trimmed() {
         entry.exact = true;
     } else {
         const ilotoki::KeptChoice kept = head->kept_choice();
-        entry.chosen = kept.best.row;
-        entry.value = kept.best.value;
-        // A near tie among the kept rows is decided by llama.cpp's own head, whose rounding
-        // may differ from this kernel's in the last bits.
-        if (ilotoki::trimmed::near_tie(kept.best, kept.runner_up)) {
+        // A near tie among the kept rows, where this kernel's rounding could decide it, is
+        // decided by llama.cpp's arithmetic over every kept row; the excluded ones wait for
+        // the check as usual. Without a kept row at all, llama.cpp's own head takes the step.
+        const ilotoki::RowChoice exact = ilotoki::trimmed::near_tie(kept.best, kept.runner_up)
+                                             ? head->exact_kept_best(static_cast<int32_t>(pending.size()))
+                                             : kept.best;
+        entry.chosen = exact.row;
+        entry.value = exact.value;
+        if (exact.row < 0) {
             entry.chosen = choose_with_full_head(entry.decoded, entry.position);
             if (entry.chosen < 0) {
                 finish(ILOTOKI_LLM_FINISH_STOPPED);
@@ -438,7 +504,7 @@ void ilotoki_llm::step_trimmed() {
     pending.push_back(entry);
 
     ilotoki::trimmed::AfterChoice after;
-    after.checked_in_step = checked;
+    after.checked_in_step = due;
     after.ends_output = llama_vocab_is_eog(vocab, entry.chosen);
     after.slots_full = static_cast<int32_t>(pending.size()) >= head->slot_count();
     after.at_token_limit = static_cast<int32_t>(generated.size()) >= max_tokens;
@@ -461,8 +527,11 @@ bool ilotoki_llm::settle(bool ran) {
         stats.head_checks += 1;
     }
     // The decision (trimmed_policy.hpp); what follows only acts on it.
+    // Where checks stream, the wider set (too many rows for a compact copy) would be read in
+    // place, through the mapping, every step: the head goes on with its rows instead.
     const ilotoki::trimmed::Settlement decision = ilotoki::trimmed::settle(
-        checks.data(), count, ran || needed, [this](int32_t row) { return head->can_widen_to(vocab, row); }, trimmed_run.counters);
+        checks.data(), count, ran || needed, [this](int32_t row) { return !head->streams() && head->can_widen_to(vocab, row); },
+        trimmed_run.counters);
     trimmed_run.counters = decision.counters;
     const size_t first_pending = generated.size() - pending.size();
     std::vector<ilotoki::TrimmedRun::Pending> entries;
@@ -474,23 +543,51 @@ bool ilotoki_llm::settle(bool ran) {
     }
     if (decision.failed < 0 || finished) return true;
 
-    // Roll back to the failed step and take it with the full head.
+    // Roll back to the failed step and take its choice again: from the exact values of the
+    // few rows it is about where they decide it, else with llama.cpp's head.
     const ilotoki::TrimmedRun::Pending &entry = entries[static_cast<size_t>(decision.failed)];
     keep_generated(first_pending + static_cast<size_t>(decision.failed));
     {
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_rollbacks += 1;
     }
-    const llama_token token = choose_with_full_head(entry.decoded, entry.position);
+    // The cells after the failed step's own go; its state stays as it was evaluated.
+    llama_token token = exact_choice_after_check(decision.failed, entry.chosen);
+    if (token >= 0 && llama_memory_seq_rm(llama_get_memory(context), 0, entry.position + 1, -1)) {
+        position = entry.position + 1;
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.head_exact_choices += 1;
+    } else {
+        token = choose_with_full_head(entry.decoded, entry.position);
+    }
     if (token < 0) return false;
     accept(token, 0.0);
     release(token);
     if (decision.next == ilotoki::trimmed::NextRows::FullHead) {
-        trimmed_run.active = false;
-        hook_head(false);
+        if (head->streams()) {
+            // llama.cpp's head would read every row through its mapping, each step: checking
+            // every step streams them instead.
+            trimmed_run.check_every_step = true;
+        } else {
+            trimmed_run.active = false;
+            hook_head(false);
+        }
     }
     after_rollback(decision);
     return true;
+}
+
+llama_token ilotoki_llm::exact_choice_after_check(int32_t slot, llama_token chosen) const {
+    // The failed step's state is in its slot. llama.cpp's choice is the kept token or the
+    // excluded rows' best, by their exact values, where every other excluded row is below the
+    // better of them by more than the margin (the kept rows' others were, at the choice).
+    const ilotoki::RowChoice excluded = head->excluded_choice(slot);
+    if (excluded.row < 0 || chosen < 0) return -1;
+    const ilotoki::RowChoice kept{head->exact_value(slot, chosen), chosen};
+    const ilotoki::RowChoice other{head->exact_value(slot, excluded.row), excluded.row};
+    const ilotoki::RowChoice winner = other.beats(kept) ? other : kept;
+    if (!(head->excluded_runner_up(slot) < winner.value - ilotoki::trimmed::margin(winner.value))) return -1;
+    return winner.row;
 }
 
 void ilotoki_llm::after_rollback(const ilotoki::trimmed::Settlement &decision) {
@@ -499,6 +596,9 @@ void ilotoki_llm::after_rollback(const ilotoki::trimmed::Settlement &decision) {
         // The output left the target language's rows for the wider set's (a copied name, a
         // base model answering in English): go on with their union.
         head->widen(vocab, decision.winner);
+        // A wider set too large for a compact copy is read in place, through the mapping: the
+        // head's range counts again for the rest of this translation.
+        if (!head->kept_rows_are_few()) whole_head_read(true);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_widened = true;
         stats.head_rows = head->kept_rows();
@@ -532,7 +632,9 @@ llama_token ilotoki_llm::choose_with_full_head(llama_token decoded, int32_t at) 
     }
     position = at;
     hook_head(false);
+    whole_head_read(true);
     const bool completed = decode(&decoded, 1, false);
+    whole_head_read(false, !trimmed_run.active);
     hook_head(trimmed_run.active);
     if (!completed) return -1;
     {

@@ -130,10 +130,24 @@ struct ilotoki_llm {
     // The trimmed output head, or null (with the reason) when this model's cannot be trimmed.
     std::unique_ptr<ilotoki::TrimmedHead> head;
     std::string head_unavailable;
+    // Why the trimmed head's checks stream the excluded rows from the file ("": they read
+    // them through the mapping): the load's reason, or the device's signal (each kept, never
+    // changed once set, so that the model info's pointer stays valid), and which of them
+    // holds now ("" where checks read through the mapping; read from any thread).
+    std::string check_streams_at_load;
+    std::string check_streams_signalled;
+    std::atomic<const char *> check_streams{""};
     // Whether llama.cpp's graph currently uses the trimmed head (llama_set_output_head).
     bool head_hooked = false;
-    // When the trimmed head checks (trimmed_policy.hpp).
+    // When the trimmed head checks (trimmed_policy.hpp): now, where checks read through the
+    // mapping, and where they stream.
     ilotoki::trimmed::Cadence cadence;
+    ilotoki::trimmed::Cadence mapped_cadence;
+    ilotoki::trimmed::Cadence streamed_cadence;
+    // The device's word on its memory (ilotoki_llm_set_memory_pressure): 1 short, 0 not, -1
+    // nothing new; taken at the next start. Whether the checks stream because of it.
+    std::atomic<int> memory_pressure{-1};
+    bool streams_for_pressure = false;
     // The shared beginnings of the single translations' prompts (dropped with `context`).
     ilotoki::PrefixCache prefixes;
 
@@ -210,7 +224,23 @@ struct ilotoki_llm {
     /// The caller's stop sequences, copied; throws for one that is not UTF-8 text.
     static std::vector<std::string> stop_sequences(const ilotoki_llm_start_params &start_params);
     /// Measures the file's residency and, when asked, restores it; the figures go to `stats`.
-    void restore_residency(bool restore);
+    /// `whole_head`: this translation reads every row of the head through the mapping
+    /// (llama.cpp's head, steps over every row), so where checks stream the head's range is
+    /// counted and restored for it, and left out again for one that does not.
+    void restore_residency(bool restore, bool whole_head);
+    // Streams the checks, or reads them through the mapping again, as the device last said
+    // (ilotoki_llm_set_memory_pressure); between translations only.
+    void follow_memory_pressure();
+    // Whether the trimmed head's checks stream now.
+    bool checks_stream() const { return head != nullptr && head->streams(); }
+    /// Where checks stream: drops the head's pages that a kept set's copy read (trimmed_head.hpp).
+    void drop_rows_read_through_mapping();
+    /// Where checks stream, around a step with llama.cpp's head (a rollback, a near tie), which
+    /// reads every row through its mapping: `true` before it reads the head's range back in one
+    /// sequential pass (faulted in one page at a time, as the range is advised while left out,
+    /// the 178 MiB took seconds); `false` after drops it again, unless `stay` (the rest of the
+    /// translation is taken with llama.cpp's head). No-op where checks do not stream.
+    void whole_head_read(bool reading, bool stay = false);
     /// Makes sure `context` holds `need` tokens: made again (larger, rounded up to
     /// kContextGranule, at most `context_length`) when it holds fewer.
     void prepare_context(int32_t need);
@@ -230,6 +260,11 @@ struct ilotoki_llm {
     /// Takes the step that evaluated `decoded` at `at` again with llama.cpp's own head and
     /// returns its greedy choice (-1 if a stop interrupted it).
     llama_token choose_with_full_head(llama_token decoded, int32_t at);
+    /// After a failed check of the state in the head's `slot`, whose kept choice was `chosen`:
+    /// llama.cpp's choice at that step from the exact values of the kept token and the excluded
+    /// rows' best; -1 where those two do not decide it (another excluded row is within the
+    /// margin). The caller drops the cells after the step.
+    llama_token exact_choice_after_check(int32_t slot, llama_token chosen) const;
     std::vector<llama_token> tokenize(const char *text) const;
     void start(const char *prompt, const ilotoki_llm_start_params &start_params);
     /// Returns true with a piece in `piece`, or false once the translation has ended.
@@ -243,7 +278,7 @@ struct ilotoki_llm {
     /// translated gets its error (and ends at once when the batch reports it).
     void prepare_sequence(ilotoki::BatchSequence &sequence, const char *prompt, int32_t max_tokens, int32_t default_limit) const;
     /// Adds a prompt to the running batch (ilotoki_llm_add_to_batch); returns its index.
-    int32_t add_to_batch(const char *prompt, int32_t max_tokens);
+    int32_t add_to_batch(const char *prompt, int32_t max_tokens, bool written_in_output_characters);
     /// Gives up prompt `index` of the running batch (ilotoki_llm_drop_from_batch).
     void drop_from_batch(int32_t index);
     /// The next event of the batch: a piece (in `piece`) or a sequence's end, for `index`.
@@ -260,10 +295,10 @@ struct ilotoki_llm {
     };
     /// Puts prompt `index` into `slot`, from the cached cells of its beginning where there are
     /// some; returns what was copied.
-    ilotoki::PrefixCache::Reuse take_slot(int32_t slot, size_t index);
+    int32_t take_slot(int32_t slot, size_t index);
     /// After prompt `index` was evaluated: keeps its cells for later prompts and hands out its
     /// first token.
-    void prompt_evaluated(size_t index, const ilotoki::PrefixCache::Reuse &reused, llama_token first, double prefill_ms);
+    void prompt_evaluated(size_t index, llama_token first, double prefill_ms);
     /// Takes a slot and evaluates the prompt alone (the batch's first, or one too long to join a step).
     void admit_to_batch(int32_t slot, size_t index);
     /// One step: every running sequence's latest token, and the `admissions`' prompts (all but

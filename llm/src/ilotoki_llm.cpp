@@ -18,6 +18,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -29,6 +30,30 @@
 using namespace ilotoki;
 
 namespace {
+
+// Where checks stream the excluded rows from the file, each costs a read of them (tens of
+// milliseconds): they come every kStreamedCadence tokens, first after as many (a short
+// answer is checked once, at its line end). ILOTOKI_CHECK_EVERY sets the cadence (at most
+// kMostCadence) for measuring.
+constexpr int32_t kStreamedCadence = 32;
+constexpr int32_t kMostCadence = 64;
+// A memory limit below the file's size and this much more (the trimmed head's process at its
+// peak: `ilotoki bench`'s anonymous memory, 143 MiB) leaves the page cache too little for the
+// body, the kept rows and the excluded rows together.
+constexpr uint64_t kStreamBelowFilePlus = 144ull << 20;
+
+/// Why the trimmed head's checks should stream the excluded rows ("" where they read them
+/// through the mapping): asked for (ILOTOKI_STREAMED_CHECK=1; =0 never), or a memory limit too
+/// small for the whole file beside the process's own memory (docs/benchmarks.md, "The streamed
+/// check": at 300 MiB twice the mapping's speed).
+std::string streamed_checks_wanted(uint64_t file_bytes) {
+    if (const char *asked = std::getenv("ILOTOKI_STREAMED_CHECK"); asked != nullptr && *asked != '\0') {
+        return std::strcmp(asked, "0") == 0 ? "" : "asked for (ILOTOKI_STREAMED_CHECK)";
+    }
+    const uint64_t limit = ilotoki::memory_limit();
+    if (limit == 0 || file_bytes == 0 || limit >= file_bytes + kStreamBelowFilePlus) return "";
+    return "a memory limit of " + std::to_string(limit >> 20) + " MiB for a file of " + std::to_string(file_bytes >> 20) + " MiB";
+}
 
 template <typename Body>
 ilotoki_llm_status guarded(char *error, size_t error_len, Body &&body) {
@@ -113,6 +138,7 @@ ilotoki_llm_start_params ilotoki_llm_default_start_params(void) {
     params.restore_residency = true;
     params.reuse_prefix = true;
     params.joinable_room = 0;
+    params.written_in_output_characters = nullptr;
     return params;
 }
 
@@ -159,7 +185,30 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         // Sized to a usual translation now, made larger when a longer one comes.
         llm->prepare_context(std::min(llm->context_length, ilotoki::kFirstContextLength));
         llm->residency = std::make_unique<ilotoki::Residency>(file);
-        llm->head = ilotoki::TrimmedHead::open(file, llm->model, llm->threads, llm->cadence.every, llm->head_unavailable);
+        const std::string streams = streamed_checks_wanted(llm->residency->size());
+        llm->streamed_cadence = ilotoki::trimmed::Cadence{kStreamedCadence, kStreamedCadence};
+        if (const char *every = std::getenv("ILOTOKI_CHECK_EVERY"); every != nullptr && std::atoi(every) >= 1) {
+            llm->mapped_cadence.every = std::min(std::atoi(every), kMostCadence);
+            llm->mapped_cadence.first = std::min(llm->mapped_cadence.first, llm->mapped_cadence.every);
+            llm->streamed_cadence = ilotoki::trimmed::Cadence{llm->mapped_cadence.every, llm->mapped_cadence.every};
+        }
+        llm->cadence = streams.empty() ? llm->mapped_cadence : llm->streamed_cadence;
+        // Slots for either cadence: the device may say it is short of memory later.
+        llm->head = ilotoki::TrimmedHead::open(file, llm->model, llm->threads,
+                                               std::max(llm->mapped_cadence.every, llm->streamed_cadence.every), llm->head_unavailable);
+        std::string why;
+        if (llm->head != nullptr && !streams.empty()) {
+            if (llm->head->stream_checks(file, why)) {
+                llm->check_streams_at_load = streams + " (" + llm->head->stream_method() + ")";
+                llm->check_streams.store(llm->check_streams_at_load.c_str());
+                // Nothing reads the rows through a mapping now: their pages go, and the
+                // restore before each translation leaves them out.
+                llm->residency->leave_out(llm->head->file_offset(), llm->head->file_bytes());
+                llm->residency->drop(llm->head->file_offset(), llm->head->file_bytes());
+            } else {
+                llm->check_streams.store("");
+            }
+        }
         llm->batch = llama_batch_init(llm->batch_size, 0, 1);
         llm->batch_allocated = true;
 
@@ -261,15 +310,24 @@ ilotoki_llm_status ilotoki_llm_next_batch(ilotoki_llm *llm, int32_t *prompt_inde
     });
 }
 
-ilotoki_llm_status ilotoki_llm_add_to_batch(ilotoki_llm *llm, const char *prompt, int32_t max_tokens, int32_t *prompt_index,
-                                            char *error, size_t error_len) {
+ilotoki_llm_status ilotoki_llm_add_to_batch(ilotoki_llm *llm, const char *prompt, int32_t max_tokens,
+                                            bool written_in_output_characters, int32_t *prompt_index, char *error,
+                                            size_t error_len) {
     if (prompt_index != nullptr) *prompt_index = -1;
     return guarded(error, error_len, [&]() -> ilotoki_llm_status {
         if (llm == nullptr || prompt_index == nullptr) {
             throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_add_to_batch needs a handle and an index pointer."};
         }
         std::lock_guard<std::mutex> lock(llm->run_mutex);
-        *prompt_index = llm->add_to_batch(prompt, max_tokens);
+        *prompt_index = llm->add_to_batch(prompt, max_tokens, written_in_output_characters);
+        return ILOTOKI_LLM_OK;
+    });
+}
+
+ilotoki_llm_status ilotoki_llm_set_memory_pressure(ilotoki_llm *llm, bool short_of_memory, char *error, size_t error_len) {
+    return guarded(error, error_len, [&]() -> ilotoki_llm_status {
+        if (llm == nullptr) throw LLMError{ILOTOKI_LLM_ERROR_INVALID_ARGUMENT, "ilotoki_llm_set_memory_pressure needs a handle."};
+        llm->memory_pressure.store(short_of_memory ? 1 : 0);
         return ILOTOKI_LLM_OK;
     });
 }
@@ -407,6 +465,7 @@ ilotoki_llm_status ilotoki_llm_get_model_info(const ilotoki_llm *llm, ilotoki_ll
     out->trimmed_head_unavailable = llm->head_unavailable.c_str();
     out->trimmed_head_kernel = llm->head != nullptr ? llm->head->check_kernel() : "";
     out->trimmed_head_kernel_from_states = llm->head != nullptr ? llm->head->kernel_from_states() : 0;
+    out->trimmed_head_check_streams = llm->check_streams.load();
     return ILOTOKI_LLM_OK;
 }
 

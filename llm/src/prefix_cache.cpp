@@ -30,8 +30,10 @@ void PrefixCache::add(Entry entry) {
     for (const Entry &known : entries_) {
         if (known.tokens == entry.tokens) return;
     }
+    const size_t size = entry.cells.capacity() + entry.tokens.capacity() * sizeof(llama_token);
+    if (size > kMostBytes) return;
     entry.used = ++clock_;
-    if (entries_.size() >= kMostEntries) {
+    while (!entries_.empty() && (entries_.size() >= kMostEntries || bytes() + size > kMostBytes)) {
         const auto oldest = std::min_element(entries_.begin(), entries_.end(), [](const Entry &a, const Entry &b) { return a.used < b.used; });
         entries_.erase(oldest);
     }
@@ -61,38 +63,34 @@ int32_t PrefixCache::shared_with(const std::vector<llama_token> &prompt) const {
     return best_for(prompt, shared) == entries_.size() ? 0 : static_cast<int32_t>(shared);
 }
 
-PrefixCache::Reuse PrefixCache::restore(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt) {
-    Reuse reuse;
+int32_t PrefixCache::restore(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt) {
     size_t best_shared = 0;
     const size_t best = best_for(prompt, best_shared);
-    if (best == entries_.size()) return reuse;
+    if (best == entries_.size()) return 0;
     Entry &entry = entries_[best];
     llama_memory_t memory = llama_get_memory(context);
     if (llama_state_seq_set_data_ext(context, entry.cells.data(), entry.cells.size(), sequence, LLAMA_STATE_SEQ_FLAGS_NONE) == 0) {
         // llama.cpp refused the copy: the whole prompt is evaluated.
         llama_memory_seq_rm(memory, sequence, -1, -1);
         entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(best));
-        return reuse;
+        return 0;
     }
     entry.used = ++clock_;
-    reuse.tokens = static_cast<int32_t>(best_shared);
-    reuse.exact_entry = best_shared == entry.tokens.size();
-    if (reuse.exact_entry) return reuse;
+    if (best_shared == entry.tokens.size()) return static_cast<int32_t>(best_shared);
     // The entry goes on past the shared part (its own prompt's words): the shared part becomes
     // an entry of its own.
     if (!llama_memory_seq_rm(memory, sequence, static_cast<llama_pos>(best_shared), -1)) {
         llama_memory_seq_rm(memory, sequence, -1, -1);
-        return Reuse{};
+        return 0;
     }
     Entry shared;
     shared.tokens.assign(prompt.begin(), prompt.begin() + static_cast<std::ptrdiff_t>(best_shared));
     if (take_cells(context, sequence, shared)) add(std::move(shared));
-    return reuse;
+    return static_cast<int32_t>(best_shared);
 }
 
-void PrefixCache::remember(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt,
-                           const Reuse &reuse) {
-    if (reuse.exact_entry || prompt.size() <= static_cast<size_t>(kFewestShared)) return;
+void PrefixCache::remember(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt) {
+    if (prompt.size() <= static_cast<size_t>(kFewestShared)) return;
     if (longest_ > 0 && prompt.size() > static_cast<size_t>(longest_)) return;
     Entry entry;
     entry.tokens = prompt;

@@ -7,9 +7,11 @@
 // llama_state_seq_get_data), and a new prompt takes the cells of the entry it shares the
 // longest beginning with. Where that is shorter than the entry (the entry is a whole earlier
 // prompt, its own words in it), the shared part becomes an entry of its own, and the new
-// prompt is kept whole as well; a prompt that an entry begins exactly adds nothing. After two
-// prompts of a format and direction their fixed beginning is an entry, and from then on each
-// prompt copies it and adds nothing. This is exact because the core evaluates every column of
+// prompt is kept whole as well, always: an entry that begins it exactly may be only what
+// prompts of other directions share with it ("Translate this from"), and its own next prompt
+// must find it to split its own fixed beginning off. After two prompts of a format and
+// direction their fixed beginning is an entry, and from then on each prompt copies it (the
+// whole prompts kept meanwhile go first when the cache is full: least recently used). This is exact because the core evaluates every column of
 // every product as it would alone (ggml_cpu_set_column_exact, llm/patches/0004): a cell's
 // values depend on its token and the tokens before it, never on which call evaluated them.
 //
@@ -33,17 +35,16 @@ public:
     /// The most entries kept (formats × directions in use, few-shot variants); the least
     /// recently used goes first.
     static constexpr size_t kMostEntries = 12;
+    /// The most memory the entries take (about 18 KiB a token for Gemma 3 270M, so a dozen
+    /// short prompts take about 5 MiB, a few-shot one a few MiB); an entry larger alone is
+    /// not kept.
+    static constexpr size_t kMostBytes = 16u << 20;
 
-    /// What `restore` did: the tokens copied, and whether an entry was exactly their beginning
-    /// (then the prompt adds nothing to the cache).
-    struct Reuse {
-        int32_t tokens = 0;
-        bool exact_entry = false;
-    };
     /// Puts into `sequence` (which holds no cells) the cells of the longest cached beginning
     /// of `prompt`, never its last token (whose logits the caller evaluates): the caller
-    /// evaluates `prompt` from `tokens` on. None when nothing cached is worth it.
-    Reuse restore(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt);
+    /// evaluates `prompt` from there on. Returns the tokens copied: 0 when nothing cached is
+    /// worth it.
+    int32_t restore(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt);
     /// How many tokens `restore` would copy for `prompt`.
     int32_t shared_with(const std::vector<llama_token> &prompt) const;
     /// The longest prompt whose cells can be kept: a model with a sliding window drops the
@@ -52,9 +53,8 @@ public:
     void set_longest(int32_t tokens) { longest_ = tokens; }
 
     /// After `prompt` was evaluated into `sequence` (its cells are the prompt's, no more):
-    /// keeps them unless `reuse` says an entry was exactly its beginning, or the prompt is
-    /// longer than `set_longest` allows.
-    void remember(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt, const Reuse &reuse);
+    /// keeps them unless the prompt is longer than `set_longest` allows.
+    void remember(llama_context *context, llama_seq_id sequence, const std::vector<llama_token> &prompt);
     void clear();
     /// The memory the entries take, in bytes.
     size_t bytes() const;

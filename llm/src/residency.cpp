@@ -59,9 +59,13 @@ double Residency::resident_fraction() {
 #else
     if (mincore(base_, size_, pages_.data()) != 0) return 1.0;
 #endif
-    size_t resident = 0;
-    for (const unsigned char page : pages_) resident += page & 1;
-    return static_cast<double>(resident) / static_cast<double>(pages_.size());
+    size_t resident = 0, counted = 0;
+    for (size_t page = 0; page < pages_.size(); ++page) {
+        if (left_out(page)) continue;
+        ++counted;
+        resident += pages_[page] & 1;
+    }
+    return counted > 0 ? static_cast<double>(resident) / static_cast<double>(counted) : 1.0;
 }
 
 double Residency::sampled_fraction(size_t samples) {
@@ -70,6 +74,7 @@ double Residency::sampled_fraction(size_t samples) {
     if (stride == 1) return resident_fraction();
     size_t looked = 0, resident = 0;
     for (size_t page = 0; page < pages_.size(); page += stride) {
+        if (left_out(page)) continue;
 #if defined(__APPLE__)
         char state = 0;
 #else
@@ -79,7 +84,7 @@ double Residency::sampled_fraction(size_t samples) {
         ++looked;
         resident += static_cast<size_t>(state & 1);
     }
-    return static_cast<double>(resident) / static_cast<double>(looked);
+    return looked > 0 ? static_cast<double>(resident) / static_cast<double>(looked) : 1.0;
 }
 
 std::vector<Residency::Mapping> Residency::mappings() const {
@@ -102,12 +107,12 @@ std::vector<Residency::Mapping> Residency::mappings() const {
 std::vector<std::pair<uint64_t, uint64_t>> Residency::missing_runs() {
     std::vector<std::pair<uint64_t, uint64_t>> runs;
     for (size_t i = 0; i < pages_.size();) {
-        if (pages_[i] & 1) {
+        if ((pages_[i] & 1) || left_out(i)) {
             ++i;
             continue;
         }
         size_t end = i;
-        while (end < pages_.size() && !(pages_[end] & 1)) ++end;
+        while (end < pages_.size() && !(pages_[end] & 1) && !left_out(end)) ++end;
         const uint64_t offset = static_cast<uint64_t>(i) * page_;
         runs.emplace_back(offset, std::min<uint64_t>(static_cast<uint64_t>(end) * page_, size_) - offset);
         i = end;
@@ -208,6 +213,77 @@ std::string Residency::evict() {
     }
 #endif
     return how;
+}
+
+void Residency::leave_out(uint64_t offset, uint64_t length) {
+    // Whole pages only: a page the range shares with the file's other bytes stays counted.
+    left_out_first_ = static_cast<size_t>((offset + page_ - 1) / page_);
+    left_out_end_ = std::max(left_out_first_, static_cast<size_t>(std::min<uint64_t>(offset + length, size_) / page_));
+    left_out_active_ = true;
+    advise_left_out(MADV_RANDOM);
+}
+
+void Residency::set_left_out(bool left) {
+    if (left == left_out_active_ || left_out_first_ == left_out_end_) return;
+    left_out_active_ = left;
+    advise_left_out(left ? MADV_RANDOM : MADV_NORMAL);
+    if (left) drop(static_cast<uint64_t>(left_out_first_) * page_, static_cast<uint64_t>(left_out_end_ - left_out_first_) * page_);
+}
+
+void Residency::advise_left_out(int advice) {
+    const uint64_t from = static_cast<uint64_t>(left_out_first_) * page_;
+    const uint64_t to = static_cast<uint64_t>(left_out_end_) * page_;
+    for (const Mapping &mapping : mappings()) {
+        const uint64_t first = std::max(from, mapping.offset);
+        const uint64_t last = std::min(to, mapping.offset + (mapping.to - mapping.from));
+        if (first < last) madvise(reinterpret_cast<void *>(mapping.from + (first - mapping.offset)), last - first, advice);
+    }
+}
+
+void Residency::drop(uint64_t offset, uint64_t length) {
+    if (fd_ < 0 || length == 0) return;
+    const uint64_t from = (offset + page_ - 1) / page_ * page_;
+    const uint64_t to = std::min<uint64_t>(offset + length, size_) / page_ * page_;
+    if (from >= to) return;
+    for (const Mapping &mapping : mappings()) {
+        const uint64_t first = std::max(from, mapping.offset);
+        const uint64_t last = std::min(to, mapping.offset + (mapping.to - mapping.from));
+        if (first < last) madvise(reinterpret_cast<void *>(mapping.from + (first - mapping.offset)), last - first, MADV_DONTNEED);
+    }
+#if defined(POSIX_FADV_DONTNEED)
+    posix_fadvise(fd_, static_cast<off_t>(from), static_cast<off_t>(to - from), POSIX_FADV_DONTNEED);
+#endif
+}
+
+uint64_t memory_limit() {
+    std::ifstream groups("/proc/self/cgroup");
+    std::string line;
+    uint64_t limit = 0;
+    const auto read_limit = [&](const std::string &file) {
+        std::ifstream in(file);
+        std::string value;
+        if (!(in >> value) || value == "max") return;
+        char *end = nullptr;
+        const unsigned long long bytes = std::strtoull(value.c_str(), &end, 10);
+        // cgroup v1 writes "no limit" as the largest page-aligned 63-bit value.
+        if (end == value.c_str() || bytes == 0 || bytes >= (1ull << 60)) return;
+        if (limit == 0 || bytes < limit) limit = bytes;
+    };
+    while (std::getline(groups, line)) {
+        // "0::/path" (v2) or "4:memory:/path" (v1).
+        const auto first = line.find(':');
+        const auto second = first == std::string::npos ? std::string::npos : line.find(':', first + 1);
+        if (second == std::string::npos) continue;
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        const std::string path = line.substr(second + 1);
+        if (controllers.empty()) {
+            read_limit("/sys/fs/cgroup" + path + "/memory.max");
+            read_limit("/sys/fs/cgroup/unified" + path + "/memory.max");
+        } else if (("," + controllers + ",").find(",memory,") != std::string::npos) {
+            read_limit("/sys/fs/cgroup/memory" + path + "/memory.limit_in_bytes");
+        }
+    }
+    return limit;
 }
 
 } // namespace ilotoki

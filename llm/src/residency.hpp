@@ -18,6 +18,11 @@
 
 namespace ilotoki {
 
+/// The memory this process may hold by its own control group (cgroup v2 `memory.max`, or v1
+/// `memory.limit_in_bytes` of its memory group), in bytes; 0 where there is no limit or none
+/// can be read.
+uint64_t memory_limit();
+
 class Residency {
 public:
     /// Maps `path` for residency checks; an empty object (every call a no-op reporting full
@@ -59,6 +64,26 @@ public:
     /// mappings and POSIX_FADV_DONTNEED on the file. Returns how ("" when nothing worked).
     std::string evict();
 
+    /// Leaves the file's bytes [offset, offset + length) out of every fraction and of
+    /// `restore`: the trimmed head's rows where its check streams them from the file and
+    /// nothing else reads them (trimmed_head.hpp, `stream_checks`). A read there through a
+    /// mapping of the file brings in its own page only (MADV_RANDOM): llama.cpp still reads a
+    /// token's row there for its input embedding, and a fault's read-around (the disk's
+    /// readahead, 8 MiB on some) would bring most of the rows back a token at a time.
+    void leave_out(uint64_t offset, uint64_t length);
+    /// Whether the range `leave_out` named is left out now. A translation that reads the whole
+    /// head through llama.cpp's mapping (its own head, or steps over every row) counts it again:
+    /// the restore brings it back and its reads get the mapping's usual read-ahead (MADV_NORMAL);
+    /// one that streams its checks leaves it out again, and its pages go (`drop`). No-op when
+    /// the state does not change.
+    void set_left_out(bool left);
+    bool is_left_out() const { return left_out_active_; }
+    /// Takes the file's bytes [offset, offset + length) out of memory: unmapped from this
+    /// process's mappings of the file (MADV_DONTNEED; they are read-only mappings of a file,
+    /// so nothing is lost and a later read faults the page back) and dropped from the page
+    /// cache (POSIX_FADV_DONTNEED). Pages another process maps stay.
+    void drop(uint64_t offset, uint64_t length);
+
 private:
     /// A mapping of the file in this process other than this object's own: its addresses and
     /// the file offset it starts at.
@@ -77,6 +102,13 @@ private:
     uint64_t size_ = 0;
     size_t page_ = 4096;
     std::vector<unsigned char> pages_;
+    // The pages `leave_out` named: [first, end).
+    size_t left_out_first_ = 0;
+    size_t left_out_end_ = 0;
+    bool left_out_active_ = false;
+    bool left_out(size_t page) const { return left_out_active_ && page >= left_out_first_ && page < left_out_end_; }
+    /// madvise on every mapping of the file over the left-out range.
+    void advise_left_out(int advice);
 };
 
 } // namespace ilotoki

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,11 @@ namespace {
 constexpr double kCompactShare = 0.2;
 // Character sets whose rows are kept at once.
 constexpr size_t kKnownSets = 6;
+// O_DIRECT reads start and end on this boundary (the page; a file system's block is no larger).
+constexpr uint64_t kDirectAlign = 4096;
+// A streamed check drops the page cache from the head's start rounded down to this: the page
+// cache holds large folios, and a drop leaves a folio that reaches past its range's start.
+constexpr uint64_t kDropAlign = 2u << 20;
 
 struct GgufFile {
     gguf_context *context = nullptr;
@@ -119,6 +125,7 @@ std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const ll
     head->map_ = map;
     head->map_size_ = static_cast<size_t>(status.st_size);
     head->head_ = static_cast<const uint8_t *>(map) + offset;
+    head->file_offset_ = offset;
     head->threads_ = std::max(1, threads);
     head->slots_ = std::max(1, slots);
     head->states_.resize(head->state_bytes_ * static_cast<size_t>(head->slots_));
@@ -146,7 +153,9 @@ std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const ll
         worker.state.resize(head->state_bytes_ * kMostColumns);
         worker.kept.resize(kMostColumns);
         worker.excluded.resize(static_cast<size_t>(head->slots_));
-        if (head->slots_ <= RowDots::kMaxStates && !use_vec_dot) {
+        worker.excluded_runner_up.assign(static_cast<size_t>(head->slots_), -INFINITY);
+        // More slots than the kernel takes at once are checked kMaxStates at a time.
+        if (!use_vec_dot) {
             worker.dots = RowDots::make(head->type_, head->embedding_, prefer ? &preferred : nullptr);
         }
     }
@@ -243,6 +252,7 @@ void AnonymousBlock::reset(size_t bytes) {
 }
 
 TrimmedHead::~TrimmedHead() {
+    if (stream_fd_ >= 0) ::close(stream_fd_);
     if (check_context_ != nullptr) ggml_free(check_context_);
     if (map_ != nullptr) munmap(map_, map_size_);
 }
@@ -277,6 +287,7 @@ void TrimmedHead::use_characters(const llama_vocab *vocab, const CharacterSet &c
         if (compact_.data() != nullptr) {
             for (size_t i = 0; i < kept_.size(); ++i) std::memcpy(compact_.data() + i * row_bytes_, row(kept_[i]), row_bytes_);
             compact_characters_ = characters;
+            read_through_mapping_ = streams();
         }
     }
     characters_ = characters;
@@ -314,7 +325,8 @@ ggml_tensor *TrimmedHead::build(ggml_context *ctx, ggml_tensor *hidden, ggml_ten
 void TrimmedHead::prepare(int32_t slot, bool check) {
     slot_ = std::clamp(slot, 0, slots_ - 1);
     columns_.assign(1, slot_);
-    check_ = check;
+    // A streamed check reads the file between steps (`check`), never inside one.
+    check_ = check && !streams();
     every_row_step_ = false;
     for (auto &worker : workers_) worker.columns_done = 0;
 }
@@ -423,28 +435,61 @@ void TrimmedHead::kept_part(const uint8_t *states, int32_t count, int32_t first_
 }
 
 void TrimmedHead::check_part(const uint8_t *current, int32_t count, int ith, int nth) {
+    if (pass_base_ != nullptr) {
+        // A streamed check's chunk: the results merge over the chunks (check_streamed).
+        check_rows(pass_base_, pass_first_, pass_ids_, pass_count_, current, count, ith, nth);
+        return;
+    }
     auto &worker = workers_[static_cast<size_t>(ith)];
-    for (int32_t s = 0; s < count; ++s) worker.excluded[static_cast<size_t>(s)] = RowChoice{};
+    for (int32_t s = 0; s < count; ++s) {
+        worker.excluded[static_cast<size_t>(s)] = RowChoice{};
+        worker.excluded_runner_up[static_cast<size_t>(s)] = -INFINITY;
+    }
+    check_rows(head_, 0, excluded_.data(), excluded_.size(), current, count, ith, nth);
+}
+
+void TrimmedHead::check_rows(const uint8_t *base, int32_t first, const int32_t *ids, size_t n, const uint8_t *current, int32_t count,
+                             int ith, int nth) {
+    auto &worker = workers_[static_cast<size_t>(ith)];
     size_t begin = 0, end = 0;
-    share(excluded_.size(), ith, nth, begin, end);
+    share(n, ith, nth, begin, end);
     const auto state = [&](int32_t s) {
         return s == slot_ && current != nullptr ? current : &states_[static_cast<size_t>(s) * state_bytes_];
     };
-    // One read of each excluded row for all the states: the point of checking several at once.
+    // A part's best and runner-up into the worker's: the runner-up is the largest value of
+    // any row but the best.
+    const auto merge = [&](int32_t s, RowChoice found, float found_runner_up) {
+        if (found.row >= 0) found.row += first;
+        auto &best = worker.excluded[static_cast<size_t>(s)];
+        float &runner_up = worker.excluded_runner_up[static_cast<size_t>(s)];
+        if (found.beats(best)) {
+            runner_up = std::max(runner_up, std::max(best.value, found_runner_up));
+            best = found;
+        } else {
+            runner_up = std::max(runner_up, found.value);
+        }
+    };
+    // One read of each excluded row for all the states (kMaxStates at a time): the point of
+    // checking several at once.
     if (worker.dots != nullptr && count >= kernel_from_) {
-        for (int32_t s = 0; s < count; ++s) worker.dots->set_state(s, state(s));
-        worker.dots->best_rows(head_, row_bytes_, excluded_.data() + begin, end - begin, count, worker.excluded.data());
+        for (int32_t group = 0; group < count; group += RowDots::kMaxStates) {
+            const int32_t states = std::min<int32_t>(RowDots::kMaxStates, count - group);
+            for (int32_t s = 0; s < states; ++s) worker.dots->set_state(s, state(group + s));
+            RowChoice found[RowDots::kMaxStates];
+            float found_runner_up[RowDots::kMaxStates];
+            std::fill(found_runner_up, found_runner_up + states, -INFINITY);
+            worker.dots->best_rows(base, row_bytes_, ids + begin, end - begin, states, found, found_runner_up);
+            for (int32_t s = 0; s < states; ++s) merge(group + s, found[s], found_runner_up[s]);
+        }
         return;
     }
     for (size_t i = begin; i < end; ++i) {
-        if (i + kRowsAhead < end) prefetch_row(row(excluded_[i + kRowsAhead]), row_bytes_);
-        const int32_t token = excluded_[i];
-        const uint8_t *weights = row(token);
+        if (i + kRowsAhead < end) prefetch_row(base + static_cast<size_t>(ids[i + kRowsAhead]) * row_bytes_, row_bytes_);
+        const uint8_t *weights = base + static_cast<size_t>(ids[i]) * row_bytes_;
         for (int32_t s = 0; s < count; ++s) {
             float value = 0.0f;
             vec_dot_(embedding_, &value, 0, weights, 0, state(s), 0, 1);
-            auto &best = worker.excluded[static_cast<size_t>(s)];
-            if (value > best.value) best = RowChoice{value, token};
+            merge(s, RowChoice{value, ids[i]}, -INFINITY);
         }
     }
 }
@@ -474,6 +519,15 @@ void TrimmedHead::check(int32_t count, ggml_threadpool *pool) {
     count = std::clamp(count, 0, slots_);
     const int32_t saved_slot = slot_;
     slot_ = -1; // every state comes from its slot
+    if (streams()) {
+        check_streamed(count, pool);
+    } else {
+        run_check(count, pool);
+    }
+    slot_ = saved_slot;
+}
+
+void TrimmedHead::run_check(int32_t count, ggml_threadpool *pool) {
     if (pool != nullptr && threads_ > 1) {
         if (check_graph_ == nullptr) {
             ggml_init_params params{};
@@ -493,7 +547,6 @@ void TrimmedHead::check(int32_t count, ggml_threadpool *pool) {
             // Every worker must run its share (their partial results are merged), so the
             // pool's thread count is the check's: a graph that ran on fewer is done again here.
             if (plan.n_threads == threads_ && plan.work_size == 0 && ggml_graph_compute(check_graph_, &plan) == GGML_STATUS_SUCCESS) {
-                slot_ = saved_slot;
                 return;
             }
         }
@@ -503,7 +556,143 @@ void TrimmedHead::check(int32_t count, ggml_threadpool *pool) {
     for (int ith = 1; ith < threads_; ++ith) helpers.emplace_back([this, count, ith] { check_part(nullptr, count, ith, threads_); });
     check_part(nullptr, count, 0, threads_);
     for (auto &helper : helpers) helper.join();
-    slot_ = saved_slot;
+}
+
+void TrimmedHead::check_streamed(int32_t count, ggml_threadpool *pool) {
+    for (auto &worker : workers_) {
+        for (int32_t s = 0; s < count; ++s) {
+            worker.excluded[static_cast<size_t>(s)] = RowChoice{};
+            worker.excluded_runner_up[static_cast<size_t>(s)] = -INFINITY;
+        }
+    }
+    const auto rows_per_chunk = static_cast<int32_t>(std::max<size_t>(1, kStreamChunk / row_bytes_));
+    std::vector<int32_t> relative;
+    relative.reserve(static_cast<size_t>(rows_per_chunk));
+    size_t at = 0;
+    while (at < excluded_.size()) {
+        // The excluded rows of the next chunk of the file, from the first one on.
+        const int32_t low = excluded_[at];
+        const auto stop = static_cast<size_t>(std::lower_bound(excluded_.begin() + static_cast<std::ptrdiff_t>(at), excluded_.end(),
+                                                               low + rows_per_chunk) -
+                                              excluded_.begin());
+        const int32_t high = excluded_[stop - 1] + 1;
+        relative.clear();
+        for (size_t i = at; i < stop; ++i) relative.push_back(excluded_[i] - low);
+        const uint64_t offset = file_offset_ + static_cast<uint64_t>(low) * row_bytes_;
+        const uint64_t length = static_cast<uint64_t>(high - low) * row_bytes_;
+        const uint8_t *rows = read_chunk(offset, length);
+        // A read that fails (the storage, a file system that refuses mid-way) is read through
+        // the mapping instead: slower under pressure, never a different answer.
+        pass_base_ = rows != nullptr ? rows : head_ + static_cast<size_t>(low) * row_bytes_;
+        pass_first_ = low;
+        pass_ids_ = relative.data();
+        pass_count_ = relative.size();
+        run_check(count, pool);
+#if defined(POSIX_FADV_DONTNEED)
+        if (!stream_direct_) posix_fadvise(stream_fd_, static_cast<off_t>(drop_from_), static_cast<off_t>(offset + length - drop_from_), POSIX_FADV_DONTNEED);
+#endif
+        at = stop;
+    }
+    pass_base_ = nullptr;
+    pass_ids_ = nullptr;
+    pass_count_ = 0;
+}
+
+const uint8_t *TrimmedHead::read_chunk(uint64_t offset, uint64_t length) {
+    const uint64_t start = stream_direct_ ? offset / kDirectAlign * kDirectAlign : offset;
+    const uint64_t end = stream_direct_ ? (offset + length + kDirectAlign - 1) / kDirectAlign * kDirectAlign : offset + length;
+    if (stream_buffer_.data() == nullptr || end - start > stream_buffer_bytes_) return nullptr;
+    uint8_t *buffer = stream_buffer_.data();
+    uint64_t done = 0;
+    while (done < end - start) {
+        const ssize_t got = pread(stream_fd_, buffer + done, static_cast<size_t>(end - start - done), static_cast<off_t>(start + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break; // the end of the file (an O_DIRECT read rounded past it), or a failure
+        done += static_cast<uint64_t>(got);
+    }
+    return done >= offset + length - start ? buffer + (offset - start) : nullptr;
+}
+
+bool TrimmedHead::stream_checks(const std::string &path, std::string &why) {
+    if (streams()) return true;
+    stream_buffer_bytes_ = kStreamChunk + 2 * kDirectAlign;
+    stream_buffer_.reset(stream_buffer_bytes_);
+    if (stream_buffer_.data() == nullptr) {
+        why = "no memory for the check's chunk";
+        return false;
+    }
+    int fd = -1;
+#if defined(O_DIRECT)
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
+    if (fd >= 0) {
+        stream_fd_ = fd;
+        stream_direct_ = true;
+        // Some file systems open with O_DIRECT and refuse the reads (tmpfs refuses the open).
+        if (read_chunk(file_offset_, std::min<uint64_t>(file_bytes(), kDirectAlign)) == nullptr) {
+            ::close(fd);
+            fd = -1;
+        }
+    }
+#endif
+    if (fd < 0) {
+        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            stream_fd_ = -1;
+            stream_buffer_.reset(0);
+            why = "the file cannot be opened again";
+            return false;
+        }
+        stream_fd_ = fd;
+        stream_direct_ = false;
+    }
+    drop_from_ = file_offset_ / kDropAlign * kDropAlign;
+    // This object's own mapping of the rows lets their pages go (a read-only mapping of a
+    // file loses nothing); the caller drops them from llama.cpp's and from the page cache.
+    const long page = sysconf(_SC_PAGESIZE);
+    const uintptr_t from = reinterpret_cast<uintptr_t>(head_) / static_cast<uintptr_t>(page) * static_cast<uintptr_t>(page);
+    madvise(reinterpret_cast<void *>(from), reinterpret_cast<uintptr_t>(head_) + file_bytes() - from, MADV_DONTNEED);
+    return true;
+}
+
+void TrimmedHead::stop_streaming() {
+    if (!streams()) return;
+    ::close(stream_fd_);
+    stream_fd_ = -1;
+    stream_direct_ = false;
+    stream_buffer_.reset(0);
+    read_through_mapping_ = false;
+}
+
+float TrimmedHead::excluded_runner_up(int32_t slot) const {
+    const RowChoice best = excluded_choice(slot);
+    float runner_up = -INFINITY;
+    for (const auto &worker : workers_) {
+        const RowChoice &part = worker.excluded[static_cast<size_t>(slot)];
+        runner_up = std::max(runner_up, worker.excluded_runner_up[static_cast<size_t>(slot)]);
+        // Another worker's best is below the overall best, or equal to it on a later row.
+        if (part.row >= 0 && part.row != best.row) runner_up = std::max(runner_up, part.value);
+    }
+    return runner_up;
+}
+
+float TrimmedHead::exact_value(int32_t slot, int32_t row) const {
+    float value = 0.0f;
+    if (row < 0 || row >= rows_) return -INFINITY;
+    vec_dot_(embedding_, &value, 0, this->row(row), 0, &states_[static_cast<size_t>(std::clamp(slot, 0, slots_ - 1)) * state_bytes_], 0, 1);
+    return value;
+}
+
+RowChoice TrimmedHead::exact_kept_best(int32_t slot) const {
+    const uint8_t *state = &states_[static_cast<size_t>(std::clamp(slot, 0, slots_ - 1)) * state_bytes_];
+    const bool compact = is_compact();
+    RowChoice best;
+    for (size_t i = 0; i < kept_.size(); ++i) {
+        float value = 0.0f;
+        vec_dot_(embedding_, &value, 0, compact ? compact_.data() + i * row_bytes_ : row(kept_[i]), 0, state, 0, 1);
+        const RowChoice here{value, kept_[i]};
+        if (here.beats(best)) best = here;
+    }
+    return best;
 }
 
 RowChoice TrimmedHead::excluded_choice(int32_t slot) const {

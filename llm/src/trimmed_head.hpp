@@ -140,6 +140,44 @@ public:
     void check(int32_t count, ggml_threadpool *pool);
     /// After a check: the excluded rows' best for `slot`.
     RowChoice excluded_choice(int32_t slot) const;
+    /// After a check: the largest value of any excluded row but the best, for `slot`.
+    float excluded_runner_up(int32_t slot) const;
+
+    /// llama.cpp's own logit of `row` for the state in `slot`: ggml's vec_dot on the state
+    /// quantized as llama.cpp's product quantizes it, which is the arithmetic of its one-column
+    /// product and of tinyBLAS's columns on x86, bit for bit (llm/patches/README.md, 0003). Reads
+    /// the one row (through this head's mapping).
+    float exact_value(int32_t slot, int32_t row) const;
+    /// The best kept row for the state in `slot` by that exact arithmetic, every kept row
+    /// computed (a near tie decided without a step of llama.cpp's head); among equals the
+    /// earliest row, as llama.cpp's greedy choice takes it.
+    RowChoice exact_kept_best(int32_t slot) const;
+
+    /// Where the model does not stay in memory: every check from now on reads the excluded
+    /// rows from the file in chunks of kStreamChunk bytes, with O_DIRECT where the file system
+    /// allows it (tmpfs does not), else with pread and POSIX_FADV_DONTNEED behind it, and
+    /// never through a mapping; each chunk is read once for all the states waiting. So the
+    /// rows a check rules out are read without being kept, and the page cache keeps the body
+    /// and the kept rows instead. Checks are not run inside a step then (`prepare` leaves
+    /// them to `check`). False, with the reason in `why`, where the file cannot be read so.
+    bool stream_checks(const std::string &path, std::string &why);
+    /// Checks read the rows through this object's mapping again (the device has memory again).
+    void stop_streaming();
+    bool streams() const { return stream_fd_ >= 0; }
+    /// How a streamed check reads: "O_DIRECT" or "pread".
+    const char *stream_method() const { return stream_direct_ ? "O_DIRECT" : "pread"; }
+    /// The head's rows in the file: their offset and size in bytes.
+    uint64_t file_offset() const { return file_offset_; }
+    uint64_t file_bytes() const { return static_cast<uint64_t>(row_bytes_) * static_cast<uint64_t>(rows_); }
+    /// Set by a kept set's compact copy, which reads its rows through the mapping: the caller
+    /// drops the head's pages again where checks stream (their pages are not to stay).
+    bool read_rows_through_mapping() {
+        const bool read = read_through_mapping_;
+        read_through_mapping_ = false;
+        return read;
+    }
+    /// The bytes a streamed check reads at a time.
+    static constexpr size_t kStreamChunk = 4u << 20;
 
 private:
     TrimmedHead() = default;
@@ -149,6 +187,16 @@ private:
     void choose_kernel_by_states();
     void kept_part(const uint8_t *states, int32_t count, int32_t first_column, int ith, int nth);
     void check_part(const uint8_t *current, int32_t count, int ith, int nth);
+    /// The states slots 0..<count against the rows `ids[0..<n]`, row r at base + (r - first)
+    /// * row_bytes_, merged into each worker's results (thread ith of nth's share).
+    void check_rows(const uint8_t *base, int32_t first, const int32_t *ids, size_t n, const uint8_t *current, int32_t count, int ith,
+                    int nth);
+    /// Runs check_part on every worker: on `pool` as a one-operation graph, or threads of its own.
+    void run_check(int32_t count, ggml_threadpool *pool);
+    void check_streamed(int32_t count, ggml_threadpool *pool);
+    /// Reads the file's bytes [offset, offset + length) of the head into the chunk buffer;
+    /// returns where they start in it, or null where the read failed.
+    const uint8_t *read_chunk(uint64_t offset, uint64_t length);
     const uint8_t *row(int32_t token) const { return head_ + static_cast<size_t>(token) * row_bytes_; }
     const std::vector<int32_t> &rows_of(const llama_vocab *vocab, const CharacterSet &characters);
     bool is_compact() const { return compact_.data() != nullptr && compact_characters_ == characters_; }
@@ -157,6 +205,22 @@ private:
     void *map_ = nullptr;
     size_t map_size_ = 0;
     const uint8_t *head_ = nullptr;
+    uint64_t file_offset_ = 0;
+    // A streamed check: its descriptor (-1: checks read through the mapping), whether it is
+    // O_DIRECT, its buffer, where the page cache is dropped from (the head's start rounded
+    // down to 2 MiB: a drop skips a large folio that reaches past its range's start), and
+    // the pass it runs: rows from `pass_base_` (row r at pass_base_ + (r - pass_first_) *
+    // row_bytes_), the ids `pass_ids_[0..<pass_count_]`, the first of `pass_states_` states.
+    int stream_fd_ = -1;
+    bool stream_direct_ = false;
+    AnonymousBlock stream_buffer_;
+    size_t stream_buffer_bytes_ = 0;
+    uint64_t drop_from_ = 0;
+    const uint8_t *pass_base_ = nullptr;
+    int32_t pass_first_ = 0;
+    const int32_t *pass_ids_ = nullptr;
+    size_t pass_count_ = 0;
+    bool read_through_mapping_ = false;
     ggml_type type_ = GGML_TYPE_F32;
     ggml_type state_type_ = GGML_TYPE_F32;
     ggml_vec_dot_t vec_dot_ = nullptr;
@@ -209,6 +273,7 @@ private:
         // its micro-batch's; every worker runs every micro-batch).
         int32_t columns_done = 0;
         std::vector<RowChoice> excluded;
+        std::vector<float> excluded_runner_up; // per slot, as `excluded`
         // The check's kernel, with the states in its layout (null: ggml's vec_dot).
         std::unique_ptr<RowDots> dots;
     };

@@ -54,7 +54,8 @@ inline bool near_tie(const RowChoice &best, float runner_up) {
 
 /// What is known after a token joined the ones that wait for a check.
 struct AfterChoice {
-    /// The step's own evaluation ran the check already.
+    /// A check is due at this step: its own evaluation ran it, or (where checks stream from
+    /// the file) it runs right after.
     bool checked_in_step = false;
     /// The token ends the output (end of generation).
     bool ends_output = false;

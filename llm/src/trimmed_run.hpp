@@ -28,6 +28,9 @@ struct TrimmedRun {
 
     /// Whether this translation's steps use the trimmed head.
     bool active = false;
+    /// Where checks stream: instead of going on with llama.cpp's head (which reads every row
+    /// through its mapping), every step is checked.
+    bool check_every_step = false;
     std::vector<Pending> pending;
     trimmed::Counters counters;
     /// The head's run count before the last evaluation (to see whether the graph used it).
@@ -35,6 +38,7 @@ struct TrimmedRun {
 
     void reset(bool on) {
         active = on;
+        check_every_step = false;
         pending.clear();
         counters = {};
     }

@@ -140,22 +140,24 @@ static void with_models(const char *directory) {
     /* Prompts added to a running batch and given up: only while it runs, only what fits. */
     int32_t added = -1;
     EXPECT(ilotoki_llm_drop_from_batch(NULL, 0, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_ARGUMENT);
-    EXPECT(ilotoki_llm_add_to_batch(llm, "Toki Pona: mi moku\nEnglish:", 0, NULL, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_ARGUMENT);
+    EXPECT(ilotoki_llm_set_memory_pressure(NULL, true, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_ARGUMENT);
+    EXPECT(ilotoki_llm_set_memory_pressure(llm, false, error, sizeof error) == ILOTOKI_LLM_OK);
+    EXPECT(ilotoki_llm_add_to_batch(llm, "Toki Pona: mi moku\nEnglish:", 0, true, NULL, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_ARGUMENT);
     const char *first_prompts[] = {"Toki Pona: mi moku\nEnglish:"};
     start = ilotoki_llm_default_start_params();
     start.max_tokens = 8;
     EXPECT(ilotoki_llm_start_batch(llm, first_prompts, 1, NULL, 4, &start, error, sizeof error) == ILOTOKI_LLM_OK);
-    EXPECT(ilotoki_llm_add_to_batch(llm, "Toki Pona: sina pona\nEnglish:", 0, &added, error, sizeof error) == ILOTOKI_LLM_OK);
+    EXPECT(ilotoki_llm_add_to_batch(llm, "Toki Pona: sina pona\nEnglish:", 0, true, &added, error, sizeof error) == ILOTOKI_LLM_OK);
     EXPECT(added == 1);
     /* Not text: added, and it ends with its error when the batch reaches it. */
-    EXPECT(ilotoki_llm_add_to_batch(llm, "\xbf", 0, &added, error, sizeof error) == ILOTOKI_LLM_OK && added == 2);
+    EXPECT(ilotoki_llm_add_to_batch(llm, "\xbf", 0, true, &added, error, sizeof error) == ILOTOKI_LLM_OK && added == 2);
     /* More room than the batch's sequences have (sized to a short prompt and 8 tokens). */
     char long_prompt[4096] = "Toki Pona:";
     for (int i = 0; i < 300; ++i) strcat(long_prompt, " mi");
     strcat(long_prompt, "\nEnglish:");
-    EXPECT(ilotoki_llm_add_to_batch(llm, long_prompt, 0, &added, error, sizeof error) == ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG);
+    EXPECT(ilotoki_llm_add_to_batch(llm, long_prompt, 0, true, &added, error, sizeof error) == ILOTOKI_LLM_ERROR_PROMPT_TOO_LONG);
     EXPECT(added == -1 && strstr(error, "batch") != NULL);
-    EXPECT(ilotoki_llm_add_to_batch(llm, "Toki Pona: jan li lape\nEnglish:", 0, &added, error, sizeof error) == ILOTOKI_LLM_OK && added == 3);
+    EXPECT(ilotoki_llm_add_to_batch(llm, "Toki Pona: jan li lape\nEnglish:", 0, true, &added, error, sizeof error) == ILOTOKI_LLM_OK && added == 3);
     EXPECT(ilotoki_llm_drop_from_batch(llm, 3, error, sizeof error) == ILOTOKI_LLM_OK);
     EXPECT(ilotoki_llm_drop_from_batch(llm, 4, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_ARGUMENT);
     int ended[4] = {0, 0, 0, 0};
@@ -176,7 +178,7 @@ static void with_models(const char *directory) {
     EXPECT(ilotoki_llm_sequence_error(llm, 2, error, sizeof error) == ILOTOKI_LLM_ERROR_INVALID_TEXT);
     EXPECT(ilotoki_llm_get_sequence_stats(llm, 3, &stats) == ILOTOKI_LLM_OK && stats.finish_reason == ILOTOKI_LLM_FINISH_STOPPED);
     /* The batch has ended: nothing joins it any more. */
-    EXPECT(ilotoki_llm_add_to_batch(llm, "Toki Pona: mi moku\nEnglish:", 0, &added, error, sizeof error) == ILOTOKI_LLM_ERROR_NOT_STARTED);
+    EXPECT(ilotoki_llm_add_to_batch(llm, "Toki Pona: mi moku\nEnglish:", 0, true, &added, error, sizeof error) == ILOTOKI_LLM_ERROR_NOT_STARTED);
 
     /* A stop sequence that is not UTF-8 text is refused: it could cut a character in two. */
     const char *bad_stops[] = {"\n", "\xbf"};

@@ -1,6 +1,8 @@
 /*
  * greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N]
- *               [--join K] [--drop I] [--flash-attention -1|0|1] [--prefix reuse|fresh] MODEL.gguf MAX_TOKENS PROMPT...
+ *               [--join K] [--drop I] [--outside I,J…] [--pressure-at K [--relief-after N]]
+ *               [--flash-attention -1|0|1] [--prefix reuse|fresh]
+ *               MODEL.gguf MAX_TOKENS PROMPT...
  *
  * Prints, one line per prompt, the token ids the inference library chooses greedily for each
  * prompt (BOS added, as in translation; no stop sequences, no line limit; ends at the model's
@@ -17,7 +19,12 @@
  * prompts and adds each of the others while it runs (ilotoki_llm_add_to_batch), one after every
  * second event, as a server adds the requests that come; --drop I gives prompt I up after its
  * first event (ilotoki_llm_drop_from_batch) and prints "dropped" for it: the other lines must
- * not change.
+ * not change. --outside I,J… marks those prompts' answers as written outside --characters (a
+ * batch into several languages, as a server's: no step they take part in uses the trimmed head).
+ * --pressure-at K says the device is short of memory (ilotoki_llm_set_memory_pressure) after
+ * the first prompt's Kth piece: the lines must not change, and after each prompt stderr says
+ * whether the checks stream ("checks streamed") or not; --relief-after N says it has memory
+ * again once the Nth prompt has ended (from 1).
  */
 #include "ilotoki_llm.h"
 
@@ -60,6 +67,9 @@ int main(int argc, char **argv) {
     int batch = 0;
     int join = -1;
     int drop = -1;
+    const char *outside = "";
+    int pressure_at = 0;
+    int relief_after = 0;
     ilotoki_llm_char_range kept[MOST_RANGES], wider[MOST_RANGES];
     while (first + 1 < argc && strncmp(argv[first], "--", 2) == 0) {
         if (strcmp(argv[first], "--head") == 0) {
@@ -88,6 +98,12 @@ int main(int argc, char **argv) {
             join = atoi(argv[first + 1]);
         } else if (strcmp(argv[first], "--drop") == 0) {
             drop = atoi(argv[first + 1]);
+        } else if (strcmp(argv[first], "--relief-after") == 0) {
+            relief_after = atoi(argv[first + 1]);
+        } else if (strcmp(argv[first], "--pressure-at") == 0) {
+            pressure_at = atoi(argv[first + 1]);
+        } else if (strcmp(argv[first], "--outside") == 0) {
+            outside = argv[first + 1];
         } else if (strcmp(argv[first], "--threads") == 0) {
             load.threads = atoi(argv[first + 1]);
         } else {
@@ -97,7 +113,7 @@ int main(int argc, char **argv) {
     }
     if (argc - first < 3) {
         fprintf(stderr, "usage: greedy_tokens [--head full|trimmed] [--characters RANGES [--wider RANGES]] [--threads N] [--batch N] [--join K] [--drop I] "
-                        "[--prefix reuse|fresh] MODEL.gguf MAX_TOKENS PROMPT...\n");
+                        "[--outside I,J] [--pressure-at K [--relief-after N]] [--prefix reuse|fresh] MODEL.gguf MAX_TOKENS PROMPT...\n");
         return 2;
     }
     char error[512];
@@ -106,12 +122,32 @@ int main(int argc, char **argv) {
         fprintf(stderr, "greedy_tokens: %s\n", error);
         return 1;
     }
+    ilotoki_llm_model_info info;
+    if (ilotoki_llm_get_model_info(llm, &info) == ILOTOKI_LLM_OK && info.trimmed_head_check_streams[0] != '\0') {
+        fprintf(stderr, "checks stream the excluded rows: %s\n", info.trimmed_head_check_streams);
+    }
     start.max_tokens = atoi(argv[first + 1]);
     int status = 0;
     if (batch > 0) {
         const int count = argc - first - 2;
         const int started = join > 0 && join < count ? join : count;
         if (join > 0) start.joinable_room = 256;
+        /* Which prompts' answers are written in --characters: all but those --outside names. */
+        bool *written_in = malloc((size_t)count * sizeof *written_in);
+        for (int i = 0; i < count; ++i) written_in[i] = true;
+        for (const char *at = outside; *at != '\0';) {
+            char *end = NULL;
+            const long index = strtol(at, &end, 10);
+            if (end == at || index < 0 || index >= count) {
+                fprintf(stderr, "greedy_tokens: --outside takes prompt indices such as 0,3\n");
+                free(written_in);
+                ilotoki_llm_free(llm);
+                return 2;
+            }
+            written_in[index] = false;
+            at = *end == ',' ? end + 1 : end;
+        }
+        start.written_in_output_characters = written_in;
         if (ilotoki_llm_start_batch(llm, (const char *const *)&argv[first + 2], (size_t)started, NULL, batch, &start, error,
                                     sizeof error) != ILOTOKI_LLM_OK) {
             fprintf(stderr, "greedy_tokens: %s\n", error);
@@ -145,7 +181,7 @@ int main(int argc, char **argv) {
             events += 1;
             if (added < count && events % 2 == 0) {
                 int32_t at = -1;
-                if (ilotoki_llm_add_to_batch(llm, argv[first + 2 + added], 0, &at, error, sizeof error) != ILOTOKI_LLM_OK || at != added) {
+                if (ilotoki_llm_add_to_batch(llm, argv[first + 2 + added], 0, written_in[added], &at, error, sizeof error) != ILOTOKI_LLM_OK || at != added) {
                     fprintf(stderr, "greedy_tokens: prompt %d not added (index %d): %s\n", added, at, error);
                     status = 1;
                     break;
@@ -166,6 +202,7 @@ int main(int argc, char **argv) {
             free(lines[i]);
         }
         free(lines);
+        free(written_in);
         ilotoki_llm_stats stats;
         ilotoki_llm_get_stats(llm, &stats);
         fprintf(stderr,
@@ -174,8 +211,8 @@ int main(int argc, char **argv) {
                 batch, stats.decoded_tokens, stats.decode_ms, stats.decode_ms > 0 ? stats.decoded_tokens * 1000.0 / stats.decode_ms : 0.0,
                 stats.prefill_ms, stats.reused_prompt_tokens, stats.prompt_tokens, (double)stats.prefix_cache_bytes / 1024.0,
                 stats.first_piece_ms);
-        fprintf(stderr, "head: %d rows, %d checks, %d rollbacks, %d full-head steps%s%s\n", stats.head_rows, stats.head_checks,
-                stats.head_rollbacks, stats.head_full_steps, stats.head_widened ? ", widened" : "",
+        fprintf(stderr, "head: %d rows, %d checks, %d rollbacks, %d full-head steps, %d exact choices%s%s\n", stats.head_rows,
+                stats.head_checks, stats.head_rollbacks, stats.head_full_steps, stats.head_exact_choices, stats.head_widened ? ", widened" : "",
                 stats.head_fell_back ? ", fell back" : "");
         ilotoki_llm_free(llm);
         return status;
@@ -189,8 +226,17 @@ int main(int argc, char **argv) {
         const char *piece = NULL;
         size_t length = 0;
         ilotoki_llm_status step;
+        int pieces = 0;
         while ((step = ilotoki_llm_next(llm, &piece, &length, error, sizeof error)) == ILOTOKI_LLM_OK) {
+            /* The device says it is short of memory in the middle of the first translation. */
+            if (i == first + 2 && ++pieces == pressure_at &&
+                ilotoki_llm_set_memory_pressure(llm, true, error, sizeof error) != ILOTOKI_LLM_OK) {
+                fprintf(stderr, "greedy_tokens: %s\n", error);
+                status = 1;
+                break;
+            }
         }
+        if (status != 0) break;
         if (step != ILOTOKI_LLM_DONE) {
             fprintf(stderr, "greedy_tokens: %s\n", error);
             status = 1;
@@ -202,10 +248,20 @@ int main(int argc, char **argv) {
         printf("\n");
         ilotoki_llm_stats stats;
         ilotoki_llm_get_stats(llm, &stats);
-        fprintf(stderr, "rows %d checks %d rollbacks %d full-head steps %d%s, %d of %d prompt tokens reused (cache %.0f KiB), prefill %.1f ms\n",
+        fprintf(stderr,
+                "rows %d checks %d rollbacks %d full-head steps %d%s, %d of %d prompt tokens reused (cache %.0f KiB), prefill %.1f ms, "
+                "exact choices %d\n",
                 stats.head_rows, stats.head_checks, stats.head_rollbacks, stats.head_full_steps,
                 stats.head_fell_back ? " fell back" : "", stats.reused_prompt_tokens, stats.prompt_tokens,
-                (double)stats.prefix_cache_bytes / 1024.0, stats.prefill_ms);
+                (double)stats.prefix_cache_bytes / 1024.0, stats.prefill_ms, stats.head_exact_choices);
+        if (ilotoki_llm_get_model_info(llm, &info) == ILOTOKI_LLM_OK) {
+            fprintf(stderr, "checks %s\n", info.trimmed_head_check_streams[0] != '\0' ? "streamed" : "through the mapping");
+        }
+        /* The device has memory again once prompt N has ended. */
+        if (i - first - 2 + 1 == relief_after && ilotoki_llm_set_memory_pressure(llm, false, error, sizeof error) != ILOTOKI_LLM_OK) {
+            fprintf(stderr, "greedy_tokens: %s\n", error);
+            status = 1;
+        }
     }
     ilotoki_llm_free(llm);
     return status;

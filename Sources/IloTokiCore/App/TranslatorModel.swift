@@ -176,7 +176,11 @@ public final class TranslatorModel {
     @ObservationIgnored let availableMemory: @Sendable () -> Int64?
     @ObservationIgnored private let clock: any Clock<Duration>
 
-    @ObservationIgnored var engine: (any TranslationEngine)?
+    @ObservationIgnored var engine: (any TranslationEngine)? {
+        didSet { if shortOfMemory { engine?.setShortOfMemory(true) } }
+    }
+    /// What the platform last said of the device's memory (`setShortOfMemory`).
+    @ObservationIgnored private(set) var shortOfMemory = false
     @ObservationIgnored private var translationTask: Task<Void, Never>?
     @ObservationIgnored private var translationID = 0
     /// The source text of the running translation.
@@ -272,6 +276,15 @@ public final class TranslatorModel {
 
     /// What runs the models, for the About page.
     public var engineDescription: String { engineLoader.backendDescription }
+
+    /// The platform says the device is short of memory, or no longer: iOS's memory warning,
+    /// Android's `onTrimMemory`, Linux's memory pressure (`MemoryPressureWatch`). The engine
+    /// keeps less of the model in memory while it is (the same translations), and so does an
+    /// engine loaded later.
+    public func setShortOfMemory(_ short: Bool) {
+        shortOfMemory = short
+        engine?.setShortOfMemory(short)
+    }
 
     /// Whether the model licence must be shown (and accepted) before the first download.
     public var needsLicenceAcceptance: Bool { !settings.acceptedModelLicence }

@@ -33,6 +33,11 @@ public protocol TranslationEngine: AnyObject, Sendable {
     /// Stops every completion, queued or running, and returns once the engine does no more
     /// work on any thread: what a front end awaits before its session or process ends.
     func stopAndWait() async
+
+    /// The device is short of memory, or no longer (a platform's memory warning, Linux's
+    /// memory pressure): an engine that can keep less of the model in memory does so from its
+    /// next completion on, with the same results. Any thread.
+    func setShortOfMemory(_ short: Bool)
 }
 
 /// What an engine reports while it completes several prompts together.
@@ -54,6 +59,9 @@ public enum BatchCompletionEvent: Sendable {
 
 extension TranslationEngine {
     public var parallelCompletions: Int { 1 }
+
+    /// An engine that keeps all it needs in memory has nothing to give back.
+    public func setShortOfMemory(_ short: Bool) {}
 
     /// One prompt after another, through `complete`: for engines that decode one at a time.
     public func completeAll(_ prompts: [TranslationPrompt], maxTokens: [Int]) -> AsyncThrowingStream<BatchCompletionEvent, Error> {
@@ -170,7 +178,8 @@ public struct CompletionStats: Sendable, Equatable {
     public var prefillMilliseconds: Double
     /// Time spent generating after the prompt.
     public var decodeMilliseconds: Double
-    /// Tokens evaluated one at a time after the prompt.
+    /// Tokens of the answer decoded after the prompt (an engine that evaluates some steps
+    /// again counts their time, not their tokens).
     public var decodedTokens: Int
     /// Time from the start to the first piece of text; 0 when there was none.
     public var firstPieceMilliseconds: Double

@@ -37,6 +37,12 @@ public final class ScriptedEngine: TranslationEngine {
     /// Every prompt completed so far, in order.
     public var prompts: [TranslationPrompt] { state.withLock { $0 } }
 
+    /// What it was told of the device's memory (`setShortOfMemory`), in order.
+    public var memoryWords: [Bool] { words.withLock { $0 } }
+    private let words = Locked<[Bool]>([])
+
+    public func setShortOfMemory(_ short: Bool) { words.withLock { $0.append(short) } }
+
     /// How many completions have ended (finished, or stopped because their consumer went
     /// away): once a completion has ended, no piece of it can arrive any more.
     public var endedCompletions: Int { ended.withLock { $0 } }

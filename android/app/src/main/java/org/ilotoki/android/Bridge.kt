@@ -65,4 +65,7 @@ class Bridge(home: File, language: String) : NativeBridge.Listener {
 
     /** Night mode, which the "system" theme follows. */
     fun setSystemPrefersDark(dark: Boolean) = NativeBridge.setSystemPrefersDark(handle, dark)
+
+    /** The device is short of memory, or no longer (the application's `onTrimMemory`). */
+    fun setShortOfMemory(short: Boolean) = NativeBridge.setShortOfMemory(handle, short)
 }

@@ -6,8 +6,11 @@ import android.app.Notification
 import android.app.NotificationChannel
 import android.app.NotificationManager
 import android.app.PendingIntent
+import android.content.ComponentCallbacks2
 import android.content.Intent
 import android.os.Bundle
+import android.os.Handler
+import android.os.Looper
 import java.io.File
 import java.util.Locale
 
@@ -53,6 +56,23 @@ class IloTokiApplication : Application(), Application.ActivityLifecycleCallbacks
         bridge.perform(Action.ReadyNoticeHandled)
     }
 
+    /**
+     * The system asks the app to give memory back: while it runs low (or the app waits in the
+     * background on a device short of memory), the engine keeps less of the model in memory,
+     * with the same translations. Android never says that memory is plentiful again, so the
+     * word lapses [RELIEF_AFTER_MS] after the last request.
+     */
+    override fun onTrimMemory(level: Int) {
+        super.onTrimMemory(level)
+        if (level == ComponentCallbacks2.TRIM_MEMORY_UI_HIDDEN || level < ComponentCallbacks2.TRIM_MEMORY_RUNNING_LOW) return
+        bridge.setShortOfMemory(true)
+        relief.removeCallbacks(relieve)
+        relief.postDelayed(relieve, RELIEF_AFTER_MS)
+    }
+
+    private val relief = Handler(Looper.getMainLooper())
+    private val relieve = Runnable { bridge.setShortOfMemory(false) }
+
     override fun onActivityResumed(activity: Activity) {
         inFront++
     }
@@ -70,5 +90,6 @@ class IloTokiApplication : Application(), Application.ActivityLifecycleCallbacks
     companion object {
         private const val READY_CHANNEL = "ready"
         private const val READY_NOTIFICATION = 2
+        private const val RELIEF_AFTER_MS = 120_000L
     }
 }

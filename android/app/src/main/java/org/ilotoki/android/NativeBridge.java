@@ -79,6 +79,12 @@ public final class NativeBridge {
     /** Whether the system asks for a dark look now (night mode): the "system" theme follows it. */
     public static native void setSystemPrefersDark(long handle, boolean dark);
 
+    /**
+     * Whether the device is short of memory (the system's {@code onTrimMemory}): the engine then
+     * keeps less of the model in memory, with the same translations.
+     */
+    public static native void setShortOfMemory(long handle, boolean shortOfMemory);
+
     /** Stops what runs, writes what is pending, ends the listener's thread. */
     public static native void close(long handle);
 
