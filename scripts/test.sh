@@ -18,20 +18,24 @@ cd "$REPO_ROOT" || exit 1
 
 steps=()
 failed=()
+# What each step printed, so that the summary can end with the last lines of each that failed
+# (a log that keeps only the end of the run still shows why).
+step_logs=$(mktemp -d)
+trap 'rm -rf "$step_logs"' EXIT
 # step NAME COMMAND…: runs one step and records how it went.
 step() {
     local name=$1 start status
     shift
     log "$name"
     start=$(date +%s)
-    "$@"
+    "$@" > >(tee "$step_logs/${#steps[@]}") 2>&1
     status=$?
     local took=$(($(date +%s) - start))
     if [ "$status" = 0 ]; then
         steps+=("passed  ${took}s  $name")
     else
         steps+=("FAILED  ${took}s  $name (exit $status)")
-        failed+=("$name")
+        failed+=("${#steps[@]}:$name")
     fi
 }
 
@@ -165,6 +169,14 @@ Vietnamese:")
     done
 }
 
+# expect_in_report REPORT PATTERN WHAT: true where REPORT (greedy_tokens' standard error) has
+# a line matching the extended PATTERN; else says WHAT, with the report.
+expect_in_report() {
+    grep -Eq "$2" "$1" && return 0
+    echo "$3: $(cat "$1")" >&2
+    return 1
+}
+
 # Where the model does not stay in memory the check streams the excluded rows from the file
 # (ILOTOKI_STREAMED_CHECK=1 asks for it, as a small memory limit does): llama.cpp's head's tokens on
 # every kernel, with rollbacks and widening among them, and afterwards none of the head's rows
@@ -197,10 +209,10 @@ English:")
     for kernel in avx512-vnni avx2 vec_dot; do
         trimmed=$(ILOTOKI_STREAMED_CHECK=1 ILOTOKI_ROW_KERNEL=$kernel build/llm/bin/greedy_tokens --head trimmed --threads 2 "${sets[@]}" \
             "$model" 24 "${prompts[@]}" 2>"$report") || return 1
-        grep -q "checks stream the excluded rows" "$report" || { echo "the check did not stream: $(cat "$report")" >&2; return 1; }
+        expect_in_report "$report" "checks stream the excluded rows" "the check did not stream" || return 1
         expect_tokens "$full" "$trimmed" "the streamed check on $kernel gives other tokens than llama.cpp's head" || return 1
     done
-    grep -q "rollbacks [1-9]" "$report" || { echo "no streamed check failed a choice (nothing rolled back): $(cat "$report")" >&2; return 1; }
+    expect_in_report "$report" "rollbacks [1-9]" "no streamed check failed a choice (nothing rolled back)" || return 1
     # The device says it is short of memory in the middle of the first translation, and has
     # memory again after the third: the checks stream from the second on, read through the
     # mapping again for the fourth, and no token changes.
@@ -224,7 +236,7 @@ English:")
     python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$copy"
     ILOTOKI_STREAMED_CHECK=1 build/llm/bin/greedy_tokens --head trimmed --threads 2 "${sets[@]}" "$copy" 12 "${prompts[0]}" \
         >/dev/null 2>"$report" || return 1
-    grep -q "rollbacks 0 full-head steps 0" "$report" || { echo "the short answer left the kept rows: $(cat "$report")" >&2; return 1; }
+    expect_in_report "$report" "rollbacks 0 full-head steps 0" "the short answer left the kept rows" || return 1
     resident=$(fincore --bytes --noheadings --output RES "$copy" | tr -d ' ')
     size=$(stat -c %s "$copy")
     # The head is about 170 MiB of the 241 MiB file; what stays is the body and a few rows.
@@ -261,7 +273,7 @@ Russian:")
 # check serves every sequence's waiting states, and a sequence whose answer leaves for English
 # is rolled back alone and the head widens; each sequence's tokens are still the ones it gets
 # alone with llama.cpp's head. The base model keeps few-shot answers in Toki Pona for a while.
-batch_trimmed_tokens_match() {
+batch_trimmed_tokens_match() (
     local model=build/test-models/gemma-3-270m-q4_k_m.gguf alone together report n
     local prompts=("English: Hello!
 Toki Pona: toki!
@@ -280,53 +292,35 @@ Toki Pona: toki!
 English: My mother cooks food for the family.
 Toki Pona:" "Toki Pona: mi moku e kili.
 English:")
+    local sets=(--characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS")
     alone=$(build/llm/bin/greedy_tokens --head full --threads 2 "$model" 24 "${prompts[@]}" 2>/dev/null) || return 1
     report=$(mktemp)
+    trap 'rm -f "$report"' EXIT
     for n in 2 4; do
-        together=$(build/llm/bin/greedy_tokens --batch "$n" --head trimmed --threads 2 --characters "$TOKI_PONA_TEST_CHARACTERS" \
-            --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[@]}" 2>"$report") || { rm -f "$report"; return 1; }
-        expect_tokens "$alone" "$together" "the trimmed head in a batch of $n gives other tokens than each prompt alone" ||
-            { rm -f "$report"; return 1; }
+        together=$(build/llm/bin/greedy_tokens --batch "$n" --head trimmed --threads 2 "${sets[@]}" "$model" 24 \
+            "${prompts[@]}" 2>"$report") || return 1
+        expect_tokens "$alone" "$together" "the trimmed head in a batch of $n gives other tokens than each prompt alone" || return 1
         # The trimmed head took part: at least one check ran for the batch's states.
-        if ! grep -Eq '^head: [0-9]+ rows, [1-9][0-9]* checks' "$report"; then
-            echo "a batch of $n did not use the trimmed head: $(cat "$report")" >&2
-            rm -f "$report"
-            return 1
-        fi
+        expect_in_report "$report" '^head: [0-9]+ rows, [1-9][0-9]* checks' "a batch of $n did not use the trimmed head" || return 1
         # The answer in English left the kept rows: its rollbacks were decided by their rows'
         # exact values, with the tokens above.
-        if ! grep -Eq ' [1-9][0-9]* exact choices' "$report"; then
-            echo "no rollback of a batch of $n was decided by its rows' exact values: $(cat "$report")" >&2
-            rm -f "$report"
+        expect_in_report "$report" ' [1-9][0-9]* exact choices' "no rollback of a batch of $n was decided by its rows' exact values" ||
             return 1
-        fi
     done
     # A batch into several languages, as a server's (prompts joining while it runs): the prompt
     # answered in English is marked as written outside the kept characters, and every prompt
     # still gives its tokens alone, the others with the trimmed head's checks.
-    together=$(build/llm/bin/greedy_tokens --batch 4 --join 2 --outside 5 --head trimmed --threads 2 \
-        --characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[@]}" 2>"$report") ||
-        { rm -f "$report"; return 1; }
-    expect_tokens "$alone" "$together" "a batch into several languages gives other tokens than each prompt alone" ||
-        { rm -f "$report"; return 1; }
-    if ! grep -Eq '^head: [0-9]+ rows, [1-9][0-9]* checks' "$report"; then
-        echo "the prompts into Toki Pona of a batch into several languages did not use the trimmed head: $(cat "$report")" >&2
-        rm -f "$report"
-        return 1
-    fi
+    together=$(build/llm/bin/greedy_tokens --batch 4 --join 2 --outside 5 --head trimmed --threads 2 "${sets[@]}" "$model" 24 \
+        "${prompts[@]}" 2>"$report") || return 1
+    expect_tokens "$alone" "$together" "a batch into several languages gives other tokens than each prompt alone" || return 1
+    expect_in_report "$report" '^head: [0-9]+ rows, [1-9][0-9]* checks' \
+        "the prompts into Toki Pona of a batch into several languages did not use the trimmed head" || return 1
     # Alone in a batch, the prompt written outside them never takes the trimmed head.
-    together=$(build/llm/bin/greedy_tokens --batch 2 --outside 0 --head trimmed --threads 2 \
-        --characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS" "$model" 24 "${prompts[5]}" 2>"$report") ||
-        { rm -f "$report"; return 1; }
-    expect_tokens "$(sed -n 6p <<<"$alone")" "$together" "the prompt answered in English, alone in a batch" ||
-        { rm -f "$report"; return 1; }
-    if ! grep -Eq '^head: [0-9]+ rows, 0 checks' "$report"; then
-        echo "a prompt written outside the kept characters took the trimmed head: $(cat "$report")" >&2
-        rm -f "$report"
-        return 1
-    fi
-    rm -f "$report"
-}
+    together=$(build/llm/bin/greedy_tokens --batch 2 --outside 0 --head trimmed --threads 2 "${sets[@]}" "$model" 24 \
+        "${prompts[5]}" 2>"$report") || return 1
+    expect_tokens "$(sed -n 6p <<<"$alone")" "$together" "the prompt answered in English, alone in a batch" || return 1
+    expect_in_report "$report" '^head: [0-9]+ rows, 0 checks' "a prompt written outside the kept characters took the trimmed head"
+)
 
 swift_tests() {
     swift build --build-tests || return 1
@@ -401,7 +395,14 @@ printf '\n'
 log "summary"
 printf '  %s\n' "${steps[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
-    printf '\n%s of %s steps failed: %s\n' "${#failed[@]}" "${#steps[@]}" "$(IFS=';'; echo "${failed[*]}")"
+    names=()
+    for entry in "${failed[@]}"; do
+        number=${entry%%:*}
+        names+=("${entry#*:}")
+        printf '\n--- the last lines of "%s" ---\n' "${entry#*:}"
+        tail -n 25 "$step_logs/$((number - 1))"
+    done
+    printf '\n%s of %s steps failed: %s\n' "${#failed[@]}" "${#steps[@]}" "$(IFS=';'; echo "${names[*]}")"
     exit 1
 fi
 printf '\nall %s steps passed\n' "${#steps[@]}"

@@ -228,21 +228,27 @@ void ilotoki_llm::drop_rows_read_through_mapping() {
     }
 }
 
+bool ilotoki_llm::begin_streamed_checks() {
+    std::string why;
+    if (!head->stream_checks(path, why)) return false;
+    // Nothing reads the rows through a mapping now: their pages go, and the restore before
+    // each translation leaves them out.
+    residency->leave_out(head->file_offset(), head->file_bytes());
+    residency->drop(head->file_offset(), head->file_bytes());
+    return true;
+}
+
 void ilotoki_llm::follow_memory_pressure() {
     const int said = memory_pressure.exchange(-1);
     if (said < 0 || head == nullptr || residency == nullptr) return;
     if (said == 1 && !head->streams()) {
-        std::string why;
-        // Where the file cannot be read again (`why`), the checks go on through the mapping.
-        if (!head->stream_checks(path, why)) return;
+        // Where the file cannot be read again, the checks go on through the mapping.
+        if (!begin_streamed_checks()) return;
         if (check_streams_signalled.empty()) {
             check_streams_signalled = std::string("the device said it is short of memory (") + head->stream_method() + ")";
         }
         streams_for_pressure = true;
         cadence = streamed_cadence;
-        // As at a load under a memory limit: the rows' pages go, and stay out of the restore.
-        residency->leave_out(head->file_offset(), head->file_bytes());
-        residency->drop(head->file_offset(), head->file_bytes());
         check_streams.store(check_streams_signalled.c_str());
     } else if (said == 0 && streams_for_pressure) {
         head->stop_streaming();

@@ -231,6 +231,9 @@ struct ilotoki_llm {
     // Streams the checks, or reads them through the mapping again, as the device last said
     // (ilotoki_llm_set_memory_pressure); between translations only.
     void follow_memory_pressure();
+    // Makes the head's checks read the rows from the file (`path`), and lets the rows' mapped
+    // pages go and stay out of the restore; false where the file cannot be read again.
+    bool begin_streamed_checks();
     // Whether the trimmed head's checks stream now.
     bool checks_stream() const { return head != nullptr && head->streams(); }
     /// Where checks stream: drops the head's pages that a kept set's copy read (trimmed_head.hpp).

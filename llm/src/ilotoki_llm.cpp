@@ -196,18 +196,9 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
         // Slots for either cadence: the device may say it is short of memory later.
         llm->head = ilotoki::TrimmedHead::open(file, llm->model, llm->threads,
                                                std::max(llm->mapped_cadence.every, llm->streamed_cadence.every), llm->head_unavailable);
-        std::string why;
-        if (llm->head != nullptr && !streams.empty()) {
-            if (llm->head->stream_checks(file, why)) {
-                llm->check_streams_at_load = streams + " (" + llm->head->stream_method() + ")";
-                llm->check_streams.store(llm->check_streams_at_load.c_str());
-                // Nothing reads the rows through a mapping now: their pages go, and the
-                // restore before each translation leaves them out.
-                llm->residency->leave_out(llm->head->file_offset(), llm->head->file_bytes());
-                llm->residency->drop(llm->head->file_offset(), llm->head->file_bytes());
-            } else {
-                llm->check_streams.store("");
-            }
+        if (llm->head != nullptr && !streams.empty() && llm->begin_streamed_checks()) {
+            llm->check_streams_at_load = streams + " (" + llm->head->stream_method() + ")";
+            llm->check_streams.store(llm->check_streams_at_load.c_str());
         }
         llm->batch = llama_batch_init(llm->batch_size, 0, 1);
         llm->batch_allocated = true;
