@@ -109,10 +109,16 @@ struct ModelsCommand {
             await model.flushWrites()
         }
 
+        // A signal that came while the model was being prepared ends the command before a byte.
+        try Task.checkCancellation()
         // The same download the apps run, through the app model (its library shows it too).
         guard let events = model.downloadEvents(entry) else { throw CLIError("The model licence was not accepted.") }
         let bar = ProgressBar(console: console, total: model.store.expectedBytes(for: entry))
-        return try await Interrupts.shared.whileRunning(onInterrupt: { _ in Task { @MainActor in model.perform(.pauseDownload) } }) {
+        // The events are read to their end on a task of their own: a signal cancels the
+        // command's task (CLI.run), whose own reading would end at once, before the pause had
+        // let go of the files and said so. Here the cancellation pauses the download, also when
+        // it came before the download began, and the pause's event ends the command.
+        let reading = Task { @MainActor in
             for try await event in events {
                 switch event {
                 case .started(let offset, _):
@@ -137,7 +143,14 @@ struct ModelsCommand {
                 }
             }
             bar.finish()
-            return CLI.Status.failure
+            throw CLIError(
+                "The download of \(entry.displayName) ended before its file was complete. Run `ilotoki models download \(entry.id)` again to resume."
+            )
+        }
+        return try await withTaskCancellationHandler {
+            try await reading.value
+        } onCancel: {
+            Task { @MainActor in model.perform(.pauseDownload) }
         }
     }
 
