@@ -314,7 +314,7 @@ bool ilotoki_llm::step_batch(const std::vector<Admission> &admissions) {
     // slots for this step's states.
     // The states wait for one check at most as many as the cadence's (the head has slots for
     // the streamed cadence too).
-    const int32_t room = head != nullptr ? std::min(head->slot_count(), cadence.every) : 0;
+    const int32_t room = head != nullptr ? std::min(head->slot_count(), cadence().every) : 0;
     if (any_pending && (settle_first || !trimmed || batch.states_used + member_count > room)) return settle_batch();
     if (members.empty() && admissions.empty()) return true;
 

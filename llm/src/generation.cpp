@@ -248,12 +248,10 @@ void ilotoki_llm::follow_memory_pressure() {
             check_streams_signalled = std::string("the device said it is short of memory (") + head->stream_method() + ")";
         }
         streams_for_pressure = true;
-        cadence = streamed_cadence;
         check_streams.store(check_streams_signalled.c_str());
     } else if (said == 0 && streams_for_pressure) {
         head->stop_streaming();
         streams_for_pressure = false;
-        cadence = mapped_cadence;
         residency->set_left_out(false);
         check_streams.store("");
     }
@@ -463,7 +461,7 @@ void ilotoki_llm::step_trimmed() {
     if (token_awaiting_decode) {
         const auto slot = static_cast<int32_t>(pending.size());
         due = ilotoki::trimmed::check_in_step(slot, trimmed_run.counters,
-                                              trimmed_run.check_every_step ? ilotoki::trimmed::Cadence{1, 1} : cadence);
+                                              trimmed_run.check_every_step ? ilotoki::trimmed::Cadence{1, 1} : cadence());
         // A streamed check reads the file after the step (`settle`), not inside it.
         checked = due && !head->streams();
         head->prepare(slot, checked);

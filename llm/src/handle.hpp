@@ -139,9 +139,8 @@ struct ilotoki_llm {
     std::atomic<const char *> check_streams{""};
     // Whether llama.cpp's graph currently uses the trimmed head (llama_set_output_head).
     bool head_hooked = false;
-    // When the trimmed head checks (trimmed_policy.hpp): now, where checks read through the
-    // mapping, and where they stream.
-    ilotoki::trimmed::Cadence cadence;
+    // When the trimmed head checks (trimmed_policy.hpp): where checks read through the
+    // mapping, and where they stream (`cadence()` is the one that holds now).
     ilotoki::trimmed::Cadence mapped_cadence;
     ilotoki::trimmed::Cadence streamed_cadence;
     // The device's word on its memory (ilotoki_llm_set_memory_pressure): 1 short, 0 not, -1
@@ -236,6 +235,8 @@ struct ilotoki_llm {
     bool begin_streamed_checks();
     // Whether the trimmed head's checks stream now.
     bool checks_stream() const { return head != nullptr && head->streams(); }
+    // The cadence of the checks as they are made now.
+    ilotoki::trimmed::Cadence cadence() const { return checks_stream() ? streamed_cadence : mapped_cadence; }
     /// Where checks stream: drops the head's pages that a kept set's copy read (trimmed_head.hpp).
     void drop_rows_read_through_mapping();
     /// Where checks stream, around a step with llama.cpp's head (a rollback, a near tie), which

@@ -192,7 +192,6 @@ ilotoki_llm_status ilotoki_llm_load(const char *path, const ilotoki_llm_load_par
             llm->mapped_cadence.first = std::min(llm->mapped_cadence.first, llm->mapped_cadence.every);
             llm->streamed_cadence = ilotoki::trimmed::Cadence{llm->mapped_cadence.every, llm->mapped_cadence.every};
         }
-        llm->cadence = streams.empty() ? llm->mapped_cadence : llm->streamed_cadence;
         // Slots for either cadence: the device may say it is short of memory later.
         llm->head = ilotoki::TrimmedHead::open(file, llm->model, llm->threads,
                                                std::max(llm->mapped_cadence.every, llm->streamed_cadence.every), llm->head_unavailable);
