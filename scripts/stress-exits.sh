@@ -176,7 +176,7 @@ signal_mid_run() {
 }
 
 ways=(pipe full-arguments full-lines sigint sigterm sighup ctrl-d ctrl-c session-sigterm bad-line missing-model not-a-model usage
-      download-sigint bench-sigint bench-pipe serve-sigterm)
+      download-sigint download-sigint-early bench-sigint bench-pipe serve-sigterm)
 if [ -n "$only" ]; then read -ra ways <<<"$only"; fi
 deadline=$(($(date +%s) + seconds))
 round=0
@@ -232,6 +232,30 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
     download-sigint)
         signal_mid_run "$way" INT 130 env ILOTOKI_CATALOG="$work/catalog.json" HF_ENDPOINT="http://127.0.0.1:$port" \
             "${ilotoki[@]}" models download stress-model --accept-licence
+        ILOTOKI_CATALOG="$work/catalog.json" "${ilotoki[@]}" models remove stress-model >/dev/null 2>&1 || true
+        ;;
+    download-sigint-early)
+        # Ctrl-C in the command's first milliseconds, with SIGINT's default disposition as a
+        # terminal gives it (a background job of this script would start with it ignored):
+        # the download must not go on. 130 either way: answered by the command, or its
+        # default effect before the command's first line.
+        status=$("$python" - "$work/err" "$(pause 5 60)" env ILOTOKI_CATALOG="$work/catalog.json" HF_ENDPOINT="http://127.0.0.1:$port" \
+            "${ilotoki[@]}" models download stress-model --accept-licence <<'PY'
+import signal, subprocess, sys, time
+with open(sys.argv[1], "wb") as err:
+    child = subprocess.Popen(sys.argv[3:], stdout=subprocess.DEVNULL, stderr=err,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(float(sys.argv[2]))
+    child.send_signal(signal.SIGINT)
+    try:
+        code = child.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        code = 124 if child.wait() is not None else 124
+print(128 - code if code < 0 else code)
+PY
+) || status=$?
+        record "$way" "$status" "130" "$work/err"
         ILOTOKI_CATALOG="$work/catalog.json" "${ilotoki[@]}" models remove stress-model >/dev/null 2>&1 || true
         ;;
     bench-sigint) signal_mid_run "$way" INT 130 "${ilotoki[@]}" bench --model "$tiny" --threads 1 --prompts 6 --max-tokens 16 ;;

@@ -38,6 +38,10 @@ public enum CLI {
         return commands
     }()
 
+    /// Holds SIGINT, SIGTERM and SIGHUP pending until `main` reads them: the process's first
+    /// line, before any thread starts (threads inherit it).
+    public static func holdInterrupts() { Interrupts.hold() }
+
     /// Runs the process's own command line (`CommandLine`) and returns the exit status.
     ///
     /// The arguments are read as the bytes they are: one that is not valid UTF-8 is refused,
@@ -213,14 +217,19 @@ struct CommandContext: Sendable {
     /// installed. Notices (a damaged file set aside) go to standard error.
     /// - Parameter needsHome: whether the command cannot work without the home directory;
     ///   translating a file named with `--model` can (then nothing is kept, and a note says so).
+    /// - Parameter watchesMemoryPressure: whether the command runs long enough to follow the
+    ///   device's memory pressure (`ilotoki serve`, the interactive session, lines from standard
+    ///   input or a file); one text translated and gone does not start the watch.
     /// - Throws: the store's error when the home cannot be used and the command needs it.
     @MainActor
     func prepareModel(
-        keeping: [URL] = [], engine: LiveEngineOptions = LiveEngineOptions(), needsHome: Bool = true
+        keeping: [URL] = [], engine: LiveEngineOptions = LiveEngineOptions(), needsHome: Bool = true,
+        watchesMemoryPressure: Bool = false
     ) throws -> TranslatorModel {
         var engine = engine
         engine.showsEngineLog = engine.showsEngineLog || verbose
-        let model = try LiveApp.model(directories: directories, environment: environment, engine: engine)
+        let model = try LiveApp.model(
+            directories: directories, environment: environment, engine: engine, watchesMemoryPressure: watchesMemoryPressure)
         if needsHome { try model.store.requireHome() }
         model.prepare(keeping: keeping)
         reportNotices(of: model, after: 0)

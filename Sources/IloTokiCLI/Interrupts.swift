@@ -21,14 +21,20 @@ final class Interrupts: @unchecked Sendable {
     private let handlers = Locked<[(@Sendable (Int32) -> Void)]>([])
     private let last = Locked<Int32>(0)
     private let count = Locked(0)
+    // A signal that came while no handler was in place (the first moments of a command),
+    // answered by the next handler put in place; 0 if none waits.
+    private let unanswered = Locked<Int32>(0)
     // Set once in init and never touched again (so the class may be shared); kept so the sources stay alive.
     private let sources: [any DispatchSourceSignal]
 
     private init() {
+        // Held pending, not ignored: a signal set to be ignored is thrown away, and libdispatch
+        // puts its own reading of a signal in place on a thread of its own, a moment after the
+        // source is resumed. A held signal waits for it.
+        Self.hold()
         let queue = DispatchQueue(label: "ilotoki.interrupts")
         var sources: [any DispatchSourceSignal] = []
         for number in Self.signals {
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             sources.append(source)
         }
@@ -39,14 +45,33 @@ final class Interrupts: @unchecked Sendable {
         }
     }
 
+    /// Holds the handled signals pending in the calling thread and every thread it starts from
+    /// now on, until `shared` reads them: the process's first line calls it, before any thread
+    /// exists, so that a Ctrl-C in the command's first milliseconds is answered, not lost. A
+    /// signal before it has its default effect (nothing has begun).
+    static func hold() {
+        var held = sigset_t()
+        sigemptyset(&held)
+        for number in signals { sigaddset(&held, number) }
+        pthread_sigmask(SIG_BLOCK, &held, nil)
+    }
+
     /// Starts listening (the first use of `shared` does): until then the signals keep their
-    /// default effect, so the command line installs it before any work begins.
+    /// default effect, or wait where `hold` held them, so the command line installs it before
+    /// any work begins.
     static func install() { _ = shared }
 
     private func fire(_ number: Int32) {
         last.store(number)
         count.withLock { $0 += 1 }
-        handlers.withLock { $0.last }?(number)
+        let handler = handlers.withLock { handlers -> (@Sendable (Int32) -> Void)? in
+            guard let handler = handlers.last else {
+                unanswered.store(number)
+                return nil
+            }
+            return handler
+        }
+        handler?(number)
     }
 
     /// How many signals arrived so far.
@@ -64,8 +89,12 @@ final class Interrupts: @unchecked Sendable {
     /// Runs `body` with `onInterrupt` called on a signal; the previous handler comes back after.
     @MainActor
     func whileRunning<T>(onInterrupt: @escaping @Sendable (Int32) -> Void, _ body: () async throws -> T) async rethrows -> T {
-        handlers.withLock { $0.append(onInterrupt) }
+        let waiting = handlers.withLock { handlers -> Int32 in
+            handlers.append(onInterrupt)
+            return unanswered.exchange(0)
+        }
         defer { handlers.withLock { _ = $0.popLast() } }
+        if waiting != 0 { onInterrupt(waiting) }
         return try await body()
     }
 }

@@ -109,7 +109,8 @@
 
             let model = try context.prepareModel(
                 keeping: [], engine: LiveEngineOptions(threads: threads, batch: batch.map { .fixed($0) } ?? .fitting),
-                needsHome: arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil } == nil)
+                needsHome: arguments.value("--model").flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil } == nil,
+                watchesMemoryPressure: true)
             let served = ServedTranslations(model: model, queueLimit: queue, keepsHistory: arguments.has("--keep-history"))
             let api = LibreTranslateAPI(settings: settings, translator: served)
             let inFlight = Locked(0)

@@ -116,7 +116,7 @@ struct TranslateCommand {
         }
         let model = try context.prepareModel(
             keeping: modelFile.map { [$0] } ?? [], engine: LiveEngineOptions(threads: threads, head: head, batch: batch ?? .fitting),
-            needsHome: modelFile == nil)
+            needsHome: modelFile == nil, watchesMemoryPressure: arguments.operands.isEmpty)
         let reported = model.notices.count
         let fixed = try Self.direction(from: arguments.value("--from"), to: arguments.value("--to"), current: model.direction)
         try await loadModel(model, format: format)

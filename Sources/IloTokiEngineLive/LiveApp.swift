@@ -13,12 +13,17 @@ public enum LiveApp {
     ///   - environment: `ILOTOKI_CATALOG` (another catalog file) and `HF_ENDPOINT` (a mirror), `HF_TOKEN` (a token for the Hub).
     ///   - engine: how the engine runs.
     ///   - isFontInstalled: whether a font family can be drawn with on this device.
+    ///   - watchesMemoryPressure: follow Linux's memory pressure figures for as long as the model
+    ///     lives (`MemoryPressureWatch`): for a front end that stays (the desktop app, `ilotoki
+    ///     serve`, the interactive session) on a platform that gives no word of its own. The
+    ///     phone apps pass their platform's word instead (iOS's memory warning, Android's
+    ///     onTrimMemory), which a watch beside it would undo; a one-shot command ends first.
     /// - Throws: `CatalogError` for a catalog file that cannot be read: said to the user, never
     ///   replaced by the built-in catalog behind their back.
     @MainActor
     public static func model(
         directories: AppDirectories, environment: [String: String], engine: LiveEngineOptions = LiveEngineOptions(),
-        isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }
+        isFontInstalled: @escaping @MainActor (String) -> Bool = { _ in true }, watchesMemoryPressure: Bool = false
     ) throws -> TranslatorModel {
         writeEngineLog(directories: directories, echo: engine.showsEngineLog)
         let store = ModelStore(directories: directories, catalog: try ModelCatalog.forEnvironment(environment))
@@ -31,9 +36,9 @@ public enum LiveApp {
             store: store, engineLoader: loader, downloader: ModelDownloader(checkingWith: loader),
             access: HubAccess.from(environment: environment),
             isFontInstalled: isFontInstalled)
-        // Linux says when the device is short of memory (the apps of other platforms pass on
-        // their own signals: iOS's memory warning, Android's onTrimMemory).
-        _ = MemoryPressureWatch { [weak model] short in model?.setShortOfMemory(short) }
+        if watchesMemoryPressure {
+            _ = MemoryPressureWatch { [weak model] short in model?.setShortOfMemory(short) }
+        }
         return model
     }
 

@@ -187,7 +187,9 @@ public enum IloTokiApp {
     @MainActor
     public static func makeModel(options: Options, environment: [String: String]) throws -> TranslatorModel {
         if options.demo { return Demo.model(isFontInstalled: Fonts.has) }
-        return try LiveApp.model(directories: .standard(environment: environment), environment: environment, isFontInstalled: Fonts.has)
+        return try LiveApp.model(
+            directories: .standard(environment: environment), environment: environment, isFontInstalled: Fonts.has,
+            watchesMemoryPressure: true)
     }
 
     @MainActor
