@@ -92,7 +92,9 @@ print()
 print("resident: the least share of the model (without rows a streamed check reads) in memory as a prompt began;")
 print("group peak: the cgroup's peak usage (page cache included); read MB/s: restored bytes over restore time")
 print()
-print("limit MiB   head      restore   decode tok/s   decode+restore   vs unlimited   major faults   restored MiB   read MB/s   resident   group peak MiB   peak anon MiB   rows/token   streamed   same tokens")
+print("sketch: checks the sketch of the excluded rows served / all checks, and the rows they read exactly, per check")
+print()
+print("limit MiB   head      restore   decode tok/s   decode+restore   vs unlimited   major faults   restored MiB   read MB/s   resident   group peak MiB   peak anon MiB   rows/token   streamed   sketch           same tokens")
 base, reference = {}, {}
 for limit in limits:
     for head in heads:
@@ -112,7 +114,9 @@ for limit in limits:
             read_speed = f"{run['restoredBytes'] / 1e6 / restore_s:9.0f}" if restore_s > 0 and run["restoredBytes"] > 0 else "        —"
             group_peak = int(open(f"{work}/{limit}-{head}-{restore}.peak").read()) / 1048576
             streams = "yes" if report.get("trimmedHeadCheckStreams") else "no"
+            sketched = run.get("headSketchedChecks", 0)
+            sketch = f"{sketched}/{run['headChecks']}, {run.get('headRowsReadExactly', 0) / sketched:.0f}" if sketched else "—"
             print(f"{limit:>9}   {head:<8} {restore:>7} {decode:14.1f} {with_restore:16.1f} {with_restore / base[key]:14.2f} "
                   f"{run['majorPageFaults']:14d} {run['restoredBytes'] / 1048576:14.1f}   {read_speed} {resident * 100:9.1f}% "
-                  f"{group_peak:16.1f} {run['peakAnonymousRSSMiB']:15.1f} {rows:12d}   {streams:>8}   {'yes' if tokens == reference[key] else 'NO'}")
+                  f"{group_peak:16.1f} {run['peakAnonymousRSSMiB']:15.1f} {rows:12d}   {streams:>8}   {sketch:<16} {'yes' if tokens == reference[key] else 'NO'}")
 PY

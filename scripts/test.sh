@@ -43,6 +43,7 @@ llm_tests() {
     build/llm/bin/output_filter_test &&
         build/llm/bin/output_rows_test &&
         build/llm/bin/row_dots_test &&
+        build/llm/bin/check_sketch_test &&
         build/llm/bin/argmax_test &&
         build/llm/bin/trimmed_policy_test &&
         build/llm/bin/repetition_test &&
@@ -213,6 +214,17 @@ English:")
         expect_tokens "$full" "$trimmed" "the streamed check on $kernel gives other tokens than llama.cpp's head" || return 1
     done
     expect_in_report "$report" "rollbacks [1-9]" "no streamed check failed a choice (nothing rolled back)" || return 1
+    expect_in_report "$report" "sketched checks [1-9]" "no streamed check was served by the sketch" || return 1
+    # The sketch's bound made to let chosen rows through (every 97th row is read exactly,
+    # whatever its bound), and no sketch at all: the same tokens.
+    trimmed=$(ILOTOKI_STREAMED_CHECK=1 ILOTOKI_SKETCH_READ_EVERY=97 build/llm/bin/greedy_tokens --head trimmed --threads 2 "${sets[@]}" \
+        "$model" 24 "${prompts[@]}" 2>"$report") || return 1
+    expect_in_report "$report" "sketched checks [1-9][0-9]* reading [0-9]{4,} rows" "the rows let through were not read" || return 1
+    expect_tokens "$full" "$trimmed" "the sketch with rows let through gives other tokens than llama.cpp's head" || return 1
+    trimmed=$(ILOTOKI_STREAMED_CHECK=1 ILOTOKI_CHECK_SKETCH=0 build/llm/bin/greedy_tokens --head trimmed --threads 2 "${sets[@]}" \
+        "$model" 24 "${prompts[@]}" 2>"$report") || return 1
+    expect_in_report "$report" "sketched checks 0 " "ILOTOKI_CHECK_SKETCH=0 still used the sketch" || return 1
+    expect_tokens "$full" "$trimmed" "the streamed check without the sketch gives other tokens than llama.cpp's head" || return 1
     # The device says it is short of memory in the middle of the first translation, and has
     # memory again after the third: the checks stream from the second on, read through the
     # mapping again for the fourth, and no token changes.

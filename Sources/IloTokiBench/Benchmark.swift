@@ -89,6 +89,8 @@ public struct Benchmark: Sendable {
         let headExactChoices: Int
         let headFellBack: Bool
         let headWidened: Bool
+        let headSketchedChecks: Int
+        let headRowsReadExactly: Int
     }
 
     struct RunFigures: Codable {
@@ -121,6 +123,9 @@ public struct Benchmark: Sendable {
         let headExactChoices: Int
         let headFellBack: Int
         let headWidened: Int
+        /// Checks served by the sketch of the rows left out, and the rows they read exactly.
+        let headSketchedChecks: Int
+        let headRowsReadExactly: Int
         /// The head chosen into each target language, in one line ("tok trimmed, en full"; with
         /// `--head auto`, after its first prompts measured both), or `nil` while every one is
         /// still measuring, and why.
@@ -286,7 +291,8 @@ public struct Benchmark: Sendable {
                         translationMs: stats.restoreMilliseconds + stats.prefillMilliseconds + stats.decodeMilliseconds,
                         targetLanguage: prompt.direction.target.code, head: used.rawValue, tokens: stats.tokens, headRows: stats.head.rows,
                         headChecks: stats.head.checks, headRollbacks: stats.head.rollbacks, headFullSteps: stats.head.fullHeadSteps,
-                        headExactChoices: stats.head.exactChoices, headFellBack: stats.head.fellBack, headWidened: stats.head.widened))
+                        headExactChoices: stats.head.exactChoices, headFellBack: stats.head.fellBack, headWidened: stats.head.widened,
+                        headSketchedChecks: stats.head.sketchedChecks, headRowsReadExactly: stats.head.rowsReadExactly))
                 if !json {
                     progress(
                         String(
@@ -301,7 +307,9 @@ public struct Benchmark: Sendable {
                             stats.generatedTokens, stats.decodeTokensPerSecond, stats.firstPieceMilliseconds, stats.majorPageFaults,
                             stats.restorePageFaults > 0 ? " (\(stats.restorePageFaults) in the restore)" : "",
                             stats.head.rows, stats.head.checks, stats.head.rollbacks,
-                            stats.head.fellBack ? " → full head" : stats.head.widened ? " → four languages' rows" : ""))
+                            (stats.head.fellBack ? " → full head" : stats.head.widened ? " → four languages' rows" : "")
+                                + (stats.head.sketchedChecks > 0
+                                    ? ", \(stats.head.sketchedChecks) by the sketch reading \(stats.head.rowsReadExactly) rows" : "")))
                 }
             }
             let oneAtATimeWallMs = milliseconds(ContinuousClock.now - oneAtATimeStart)
@@ -344,7 +352,9 @@ public struct Benchmark: Sendable {
                     headChecks: figures.reduce(0) { $0 + $1.headChecks }, headRollbacks: figures.reduce(0) { $0 + $1.headRollbacks },
                     headFullSteps: figures.reduce(0) { $0 + $1.headFullSteps },
                     headExactChoices: figures.reduce(0) { $0 + $1.headExactChoices }, headFellBack: figures.filter(\.headFellBack).count,
-                    headWidened: figures.filter(\.headWidened).count, headChoice: Self.choices(calibrations),
+                    headWidened: figures.filter(\.headWidened).count,
+                    headSketchedChecks: figures.reduce(0) { $0 + $1.headSketchedChecks },
+                    headRowsReadExactly: figures.reduce(0) { $0 + $1.headRowsReadExactly }, headChoice: Self.choices(calibrations),
                     headReason: Self.reasons(calibrations, prompts: figures.count),
                     headChoices: Dictionary(
                         uniqueKeysWithValues: calibrations.map { ($0.key.code, $0.value.choice?.rawValue ?? "undecided") }),
@@ -537,6 +547,13 @@ public struct Benchmark: Sendable {
                         "        trimmed head: %d checks, %d rollbacks (%d decided by their rows' exact values), %d steps with the full head; of %d prompts, %d widened to the four languages' rows, %d went on with the full head\n",
                     run.headChecks, run.headRollbacks, run.headExactChoices, run.headFullSteps, run.prompts.count, run.headWidened,
                     run.headFellBack)
+                if run.headSketchedChecks > 0 {
+                    text += String(
+                        format:
+                            "        sketch of the rows left out: %d checks ruled rows out by it, reading %d rows exactly (%.1f a check)\n",
+                        run.headSketchedChecks, run.headRowsReadExactly,
+                        Double(run.headRowsReadExactly) / Double(run.headSketchedChecks))
+                }
             }
         }
         return text

@@ -51,7 +51,8 @@ extension Engine {
             head: HeadStats(
                 rows: Int(cStats.head_rows), checks: Int(cStats.head_checks), rollbacks: Int(cStats.head_rollbacks),
                 fullHeadSteps: Int(cStats.head_full_steps), exactChoices: Int(cStats.head_exact_choices), fellBack: cStats.head_fell_back,
-                widened: cStats.head_widened),
+                widened: cStats.head_widened, sketchedChecks: Int(cStats.head_sketched_checks),
+                rowsReadExactly: Int(cStats.head_rows_read_exactly)),
             residentFraction: cStats.resident_fraction, restoredBytes: Int(cStats.restored_bytes), restoreMilliseconds: cStats.restore_ms,
             restorePageFaults: Int(cStats.restore_page_faults), contextLength: Int(cStats.context_length),
             reusedPromptTokens: Int(cStats.reused_prompt_tokens), prefixCacheBytes: Int(cStats.prefix_cache_bytes),

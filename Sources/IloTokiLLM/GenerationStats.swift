@@ -142,10 +142,15 @@ public struct HeadStats: Sendable, Equatable {
     /// A check found a winner outside the target language's rows but within the wider set's
     /// (the app's languages together), and the generation went on with those as its kept rows.
     public var widened: Bool
+    /// Checks the sketch of the rows left out served (where checks stream from the file): it
+    /// ruled most rows out, and only the rest were read.
+    public var sketchedChecks: Int
+    /// The rows those checks read exactly.
+    public var rowsReadExactly: Int
 
     public init(
         rows: Int = 0, checks: Int = 0, rollbacks: Int = 0, fullHeadSteps: Int = 0, exactChoices: Int = 0, fellBack: Bool = false,
-        widened: Bool = false
+        widened: Bool = false, sketchedChecks: Int = 0, rowsReadExactly: Int = 0
     ) {
         self.rows = rows
         self.checks = checks
@@ -154,6 +159,8 @@ public struct HeadStats: Sendable, Equatable {
         self.exactChoices = exactChoices
         self.fellBack = fellBack
         self.widened = widened
+        self.sketchedChecks = sketchedChecks
+        self.rowsReadExactly = rowsReadExactly
     }
 }
 

@@ -282,6 +282,11 @@ typedef struct ilotoki_llm_stats {
     /** In a batch, per prompt: the decoding steps it took beside other prompts (its
         `decode_ms` counts each such step's whole time, so it measures no head alone). */
     int32_t shared_steps;
+    /** Checks that the sketch of the excluded rows served (where checks stream from the file):
+        it ruled most rows out, and only the rest were read. */
+    int32_t head_sketched_checks;
+    /** The rows those checks read exactly from the file. */
+    int64_t head_rows_read_exactly;
 } ilotoki_llm_stats;
 
 /** Facts about a loaded model. Strings are owned by the handle and live as long as it does. */

@@ -523,7 +523,17 @@ bool ilotoki_llm::settle(bool ran) {
     std::vector<ilotoki::trimmed::PendingCheck> checks = trimmed_run.checks(*head);
     const bool needed = ilotoki::trimmed::needs_check(checks.data(), count);
     if (!ran && needed) {
-        head->check(count, threadpool);
+        // The kept winners' values, for a check that can rule rows out by the sketch.
+        std::vector<float> kept_values(static_cast<size_t>(count), INFINITY);
+        for (int32_t i = 0; i < count; ++i) {
+            if (!checks[static_cast<size_t>(i)].exact) kept_values[static_cast<size_t>(i)] = checks[static_cast<size_t>(i)].value;
+        }
+        const ilotoki::TrimmedHead::SketchCounts before = head->sketch_counts();
+        head->check(count, threadpool, kept_values.data());
+        const ilotoki::TrimmedHead::SketchCounts after = head->sketch_counts();
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.head_sketched_checks += static_cast<int32_t>(after.checks - before.checks);
+        stats.head_rows_read_exactly += static_cast<int64_t>(after.rows_read - before.rows_read);
         checks = trimmed_run.checks(*head);
     }
     if (ran || needed) {

@@ -2,6 +2,7 @@
 
 #include "ggml-backend.h"
 #include "gguf.h"
+#include "residency.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -13,6 +14,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 
 namespace ilotoki {
@@ -35,6 +38,28 @@ struct GgufFile {
         if (context != nullptr) gguf_free(context);
     }
 };
+
+// What a sketch leaves beside the process's own memory and the model's body: the program's
+// code and libraries, the kernel's share of the group, the chunk buffer.
+constexpr uint64_t kSketchReserve = 48ull << 20;
+// Where no limit is known (the device said it is short of memory), the memory the system
+// reports available, less this, is what a sketch may take.
+constexpr uint64_t kSketchLeavesTheSystem = 256ull << 20;
+
+/// A "Name:   N kB" line's value in bytes from a /proc file (0 where there is none).
+uint64_t proc_kilobytes(const char *path, const char *name) {
+    std::ifstream file(path);
+    std::string key;
+    uint64_t value = 0;
+    while (file >> key) {
+        if (key == name) {
+            file >> value;
+            return value * 1024;
+        }
+        file.ignore(1 << 12, '\n');
+    }
+    return 0;
+}
 
 /// Thread `ith` of `nth`'s share of `count` items.
 inline void share(size_t count, int ith, int nth, size_t &begin, size_t &end) {
@@ -160,6 +185,13 @@ std::unique_ptr<TrimmedHead> TrimmedHead::open(const std::string &path, const ll
         }
     }
     head->choose_kernel_by_states();
+    // ILOTOKI_CHECK_SKETCH=0 streams every row at every check; =4 a smaller, looser sketch.
+    if (const char *bits = std::getenv("ILOTOKI_CHECK_SKETCH"); bits != nullptr && *bits != '\0') {
+        head->sketch_bits_ = std::atoi(bits) == 4 ? 4 : std::atoi(bits) == 5 ? 5 : 0;
+    }
+    // For tests: ILOTOKI_SKETCH_READ_EVERY=N reads every row whose id is a multiple of N
+    // exactly, as if its bound had not ruled it out (`read_exactly_every`).
+    if (const char *every = std::getenv("ILOTOKI_SKETCH_READ_EVERY"); every != nullptr) head->read_exactly_every(std::max(0, std::atoi(every)));
     return head;
 }
 
@@ -272,6 +304,8 @@ void TrimmedHead::use_characters(const llama_vocab *vocab, const CharacterSet &c
     wider_ = wider;
     if (characters_set_ && characters == characters_) return;
     kept_ = rows_of(vocab, characters);
+    sketch_.reset(); // a sketch of the rows no longer excluded
+    sketch_refused_ = false;
     excluded_.clear();
     excluded_.reserve(static_cast<size_t>(rows_) - kept_.size());
     size_t next = 0;
@@ -435,9 +469,25 @@ void TrimmedHead::kept_part(const uint8_t *states, int32_t count, int32_t first_
 }
 
 void TrimmedHead::check_part(const uint8_t *current, int32_t count, int ith, int nth) {
+    if (sketch_pass_) {
+        // A sketched check: this worker's share of the sketch's rows (check_sketched).
+        auto &worker = workers_[static_cast<size_t>(ith)];
+        size_t begin = 0, end = 0;
+        share(sketch_->rows(), ith, nth, begin, end);
+        sketch_->reach(begin, end - begin, sketch_floors_, worker.excluded.data(), worker.excluded_runner_up.data(), worker.reached);
+        return;
+    }
     if (pass_base_ != nullptr) {
         // A streamed check's chunk: the results merge over the chunks (check_streamed).
         check_rows(pass_base_, pass_first_, pass_ids_, pass_count_, current, count, ith, nth);
+        if (pass_builds_sketch_) {
+            // The rows are in memory now: their sketch costs no read of its own.
+            size_t begin = 0, end = 0;
+            share(pass_count_, ith, nth, begin, end);
+            for (size_t i = begin; i < end; ++i) {
+                sketch_->add(pass_position_ + i, pass_base_ + static_cast<size_t>(pass_ids_[i]) * row_bytes_);
+            }
+        }
         return;
     }
     auto &worker = workers_[static_cast<size_t>(ith)];
@@ -515,12 +565,12 @@ void TrimmedHead::compute_check(ggml_tensor *, int ith, int nth, void *self) {
     head->check_part(nullptr, head->check_count_, ith, std::min(nth, head->threads_));
 }
 
-void TrimmedHead::check(int32_t count, ggml_threadpool *pool) {
+void TrimmedHead::check(int32_t count, ggml_threadpool *pool, const float *kept_values) {
     count = std::clamp(count, 0, slots_);
     const int32_t saved_slot = slot_;
     slot_ = -1; // every state comes from its slot
     if (streams()) {
-        check_streamed(count, pool);
+        if (kept_values == nullptr || !check_sketched(count, pool, kept_values)) check_streamed(count, pool);
     } else {
         run_check(count, pool);
     }
@@ -559,6 +609,23 @@ void TrimmedHead::run_check(int32_t count, ggml_threadpool *pool) {
 }
 
 void TrimmedHead::check_streamed(int32_t count, ggml_threadpool *pool) {
+    const auto started = std::chrono::steady_clock::now();
+    // The first stream of these rows builds their sketch on the way (a few tenths of a second
+    // of quantizing, on the check's threads), where there is room for it.
+    if (sketch_bits_ > 0 && !sketch_refused_ && (sketch_ == nullptr || !sketch_->complete())) {
+        sketch_.reset();
+        const uint64_t room = sketch_room();
+        for (const int bits : {sketch_bits_, 4}) {
+            if (bits > sketch_bits_ || CheckSketch::bytes_for(bits, embedding_, excluded_.size()) > room) continue;
+            sketch_ = CheckSketch::make(bits, type_, embedding_, excluded_.size());
+            break;
+        }
+        // Not tried again until the rows or the device's memory change.
+        sketch_refused_ = sketch_ == nullptr;
+        sketch_counts_.room = room;
+    }
+    pass_builds_sketch_ = sketch_ != nullptr && !sketch_->complete();
+    sketch_counts_.full_reads += 1;
     for (auto &worker : workers_) {
         for (int32_t s = 0; s < count; ++s) {
             worker.excluded[static_cast<size_t>(s)] = RowChoice{};
@@ -587,6 +654,7 @@ void TrimmedHead::check_streamed(int32_t count, ggml_threadpool *pool) {
         pass_first_ = low;
         pass_ids_ = relative.data();
         pass_count_ = relative.size();
+        pass_position_ = at;
         run_check(count, pool);
 #if defined(POSIX_FADV_DONTNEED)
         if (!stream_direct_) posix_fadvise(stream_fd_, static_cast<off_t>(drop_from_), static_cast<off_t>(offset + length - drop_from_), POSIX_FADV_DONTNEED);
@@ -596,6 +664,176 @@ void TrimmedHead::check_streamed(int32_t count, ggml_threadpool *pool) {
     pass_base_ = nullptr;
     pass_ids_ = nullptr;
     pass_count_ = 0;
+    if (pass_builds_sketch_) {
+        pass_builds_sketch_ = false;
+        if (sketch_->complete()) {
+            sketch_counts_.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+            sketch_counts_.bytes = sketch_->bytes();
+        } else {
+            sketch_.reset();
+        }
+    }
+}
+
+uint64_t TrimmedHead::sketch_room() const {
+    // The process's own memory (anonymous: not given back under pressure) and the model's body
+    // (every token reads it) must stay; what the group's limit leaves beyond them and a reserve
+    // may hold the sketch. Without a known limit, what the system reports available, less a
+    // share left to it. Where neither can be read (not Linux), no room is assumed.
+    const uint64_t own = proc_kilobytes("/proc/self/status", "RssAnon:");
+    const uint64_t body = map_size_ > file_bytes() ? map_size_ - file_bytes() : 0;
+    if (const uint64_t limit = memory_limit(); limit > 0) {
+        const uint64_t kept = own + body + kSketchReserve;
+        return limit > kept ? limit - kept : 0;
+    }
+    const uint64_t available = proc_kilobytes("/proc/meminfo", "MemAvailable:");
+    return available > kSketchLeavesTheSystem ? available - kSketchLeavesTheSystem : 0;
+}
+
+bool TrimmedHead::check_sketched(int32_t count, ggml_threadpool *pool, const float *kept_values) {
+    if (sketch_ == nullptr || !sketch_->complete() || count > CheckSketch::kMostStates || sketch_->rows() != excluded_.size()) return false;
+    sketch_->set_states(states_.data(), state_bytes_, count);
+    for (int32_t s = 0; s < count; ++s) {
+        const float value = kept_values[s];
+        // A row at or over the floor might beat the kept winner under llama.cpp's rounding (the
+        // policy's margin), or the bound's own (the sketch's slack): it is read.
+        sketch_floors_[s] = std::isfinite(value) ? value - margin(value) - sketch_->slack(s) : INFINITY;
+    }
+    for (auto &worker : workers_) {
+        worker.reached.clear();
+        for (int32_t s = 0; s < count; ++s) {
+            worker.excluded[static_cast<size_t>(s)] = RowChoice{};
+            worker.excluded_runner_up[static_cast<size_t>(s)] = -INFINITY;
+        }
+    }
+    sketch_pass_ = true;
+    run_check(count, pool);
+    sketch_pass_ = false;
+    // Positions back to rows.
+    std::vector<SketchReach> reached;
+    for (auto &worker : workers_) {
+        for (int32_t s = 0; s < count; ++s) {
+            RowChoice &best = worker.excluded[static_cast<size_t>(s)];
+            if (best.row >= 0) best.row = excluded_[static_cast<size_t>(best.row)];
+        }
+        reached.insert(reached.end(), worker.reached.begin(), worker.reached.end());
+    }
+    if (read_exactly_every_ > 0) {
+        // As if the bound had not ruled these out: they are read, and their exact values count.
+        for (size_t position = 0; position < excluded_.size(); ++position) {
+            if (excluded_[position] % read_exactly_every_ != 0) continue;
+            for (int32_t s = 0; s < count; ++s) {
+                if (std::isfinite(sketch_floors_[s])) reached.push_back({static_cast<int32_t>(position), s, INFINITY});
+            }
+        }
+    }
+    // Each state's reached rows, the largest bound first (among equals the earliest row).
+    std::vector<std::vector<SketchReach>> by_state(static_cast<size_t>(count));
+    for (const auto &reach : reached) by_state[static_cast<size_t>(reach.state)].push_back(reach);
+    for (auto &list : by_state) {
+        std::sort(list.begin(), list.end(), [](const SketchReach &a, const SketchReach &b) {
+            return a.bound > b.bound || (a.bound == b.bound && a.position < b.position);
+        });
+        list.erase(std::unique(list.begin(), list.end(), [](const SketchReach &a, const SketchReach &b) { return a.position == b.position; }),
+                   list.end());
+    }
+    // The reached rows are read exactly, in rounds: first each state's few largest bounds, then
+    // every row whose bound still reaches the state's floor, or, once a row read beat the floor
+    // (the check fails for that state), the best exact value so far less the margin: a row
+    // under that cannot be the excluded rows' best nor stand within the margin of it. A failing
+    // state (an English word after a Toki Pona one) so reads a handful of rows, not every row
+    // near the winner. Their values are llama.cpp's arithmetic (the head's vec_dot), merged into
+    // the first worker's results as another part of the rows.
+    auto &worker = workers_.front();
+    const auto merge = [&](int32_t s, RowChoice found) {
+        auto &best = worker.excluded[static_cast<size_t>(s)];
+        float &runner_up = worker.excluded_runner_up[static_cast<size_t>(s)];
+        if (found.beats(best)) {
+            runner_up = std::max(runner_up, best.value);
+            best = found;
+        } else {
+            runner_up = std::max(runner_up, found.value);
+        }
+    };
+    std::vector<size_t> next(static_cast<size_t>(count), 0);
+    std::vector<float> best_read(static_cast<size_t>(count), -INFINITY);
+    std::vector<std::pair<int32_t, std::vector<uint8_t>>> read_rows; // position, its bytes (sorted by position)
+    const auto bytes_of = [&](int32_t position) -> const uint8_t * {
+        const auto found = std::lower_bound(read_rows.begin(), read_rows.end(), position,
+                                            [](const auto &entry, int32_t at) { return entry.first < at; });
+        return found != read_rows.end() && found->first == position ? found->second.data() : nullptr;
+    };
+    constexpr uint64_t kJoinWithin = 64u << 10;
+    constexpr size_t kFirstRound = 4;
+    for (int round = 0;; ++round) {
+        std::vector<SketchReach> wanted;
+        for (int32_t s = 0; s < count; ++s) {
+            const float floor = sketch_floors_[s];
+            const float best = best_read[static_cast<size_t>(s)];
+            const float stop = best >= floor ? best - margin(best) : floor;
+            auto &list = by_state[static_cast<size_t>(s)];
+            size_t &at = next[static_cast<size_t>(s)];
+            for (size_t taken = 0; at < list.size() && list[at].bound >= stop && (round > 0 || taken < kFirstRound); ++at, ++taken) {
+                wanted.push_back(list[at]);
+            }
+        }
+        if (wanted.empty()) break;
+        std::vector<int32_t> positions;
+        for (const auto &reach : wanted) {
+            if (bytes_of(reach.position) == nullptr) positions.push_back(reach.position);
+        }
+        std::sort(positions.begin(), positions.end());
+        positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+        // Reading them all costs less than this many rows at random.
+        if (read_rows.size() + positions.size() > kMostRowsReadExactly && read_exactly_every_ == 0) return false;
+        // Runs of rows close together in one read each.
+        std::vector<std::pair<int32_t, std::vector<uint8_t>>> fresh;
+        size_t at = 0;
+        while (at < positions.size()) {
+            const auto offset_of = [&](size_t i) {
+                return file_offset_ + static_cast<uint64_t>(excluded_[static_cast<size_t>(positions[i])]) * row_bytes_;
+            };
+            const uint64_t start = offset_of(at);
+            size_t stop = at;
+            uint64_t end = start + row_bytes_;
+            while (stop < positions.size() && offset_of(stop) <= end + kJoinWithin && offset_of(stop) + row_bytes_ - start <= kStreamChunk) {
+                end = std::max(end, offset_of(stop) + row_bytes_);
+                ++stop;
+            }
+            const uint8_t *bytes = read_chunk(start, end - start);
+            for (size_t i = at; i < stop; ++i) {
+                // A read that failed: the mapping's bytes, the same values.
+                const uint8_t *weights = bytes != nullptr ? bytes + (offset_of(i) - start) : row(excluded_[static_cast<size_t>(positions[i])]);
+                fresh.emplace_back(positions[i], std::vector<uint8_t>(weights, weights + row_bytes_));
+            }
+            at = stop;
+        }
+        read_rows.insert(read_rows.end(), std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
+        std::sort(read_rows.begin(), read_rows.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        for (const auto &reach : wanted) {
+            float value = 0.0f;
+            vec_dot_(embedding_, &value, 0, bytes_of(reach.position), 0, &states_[static_cast<size_t>(reach.state) * state_bytes_], 0, 1);
+            merge(reach.state, RowChoice{value, excluded_[static_cast<size_t>(reach.position)]});
+            float &best = best_read[static_cast<size_t>(reach.state)];
+            best = std::max(best, value);
+        }
+    }
+    // The reached rows left unread: their bounds stand for them (each under its state's floor,
+    // or more than the margin under the best row read).
+    for (int32_t s = 0; s < count; ++s) {
+        const auto &list = by_state[static_cast<size_t>(s)];
+        const size_t at = next[static_cast<size_t>(s)];
+        if (at < list.size()) merge(s, RowChoice{list[at].bound, excluded_[static_cast<size_t>(list[at].position)]});
+    }
+#if defined(POSIX_FADV_DONTNEED)
+    if (!stream_direct_ && !read_rows.empty()) {
+        posix_fadvise(stream_fd_, static_cast<off_t>(drop_from_), static_cast<off_t>(file_offset_ + file_bytes() - drop_from_), POSIX_FADV_DONTNEED);
+    }
+#endif
+    const size_t distinct = read_rows.size();
+    sketch_counts_.checks += 1;
+    sketch_counts_.rows_read += distinct;
+    return true;
 }
 
 const uint8_t *TrimmedHead::read_chunk(uint64_t offset, uint64_t length) {
@@ -661,6 +899,8 @@ void TrimmedHead::stop_streaming() {
     stream_direct_ = false;
     stream_buffer_.reset(0);
     read_through_mapping_ = false;
+    sketch_.reset(); // checks read the rows themselves again
+    sketch_refused_ = false;
 }
 
 float TrimmedHead::excluded_runner_up(int32_t slot) const {

@@ -21,6 +21,7 @@
 // see docs/benchmarks.md ("The trimmed output head").
 #pragma once
 
+#include "check_sketch.hpp"
 #include "ggml-cpu.h"
 #include "ggml.h"
 #include "llama.h"
@@ -136,8 +137,11 @@ public:
     KeptChoice kept_choice(int32_t column = 0) const;
     /// Checks slots 0..<count against the excluded rows now, on `threads_` threads: those
     /// of `pool` (llama.cpp's threadpool, idle between decodes) as a one-operation ggml
-    /// graph, or, with no pool, threads started for the call.
-    void check(int32_t count, ggml_threadpool *pool);
+    /// graph, or, with no pool, threads started for the call. With `kept_values` (slot s's
+    /// kept winner's value; not finite where the slot needs no check) a streamed check may
+    /// take the sketch: the rows it rules out under kept_values[s] less the margin are not
+    /// read, and their best (an upper bound on their values) stands for them.
+    void check(int32_t count, ggml_threadpool *pool, const float *kept_values = nullptr);
     /// After a check: the excluded rows' best for `slot`.
     RowChoice excluded_choice(int32_t slot) const;
     /// After a check: the largest value of any excluded row but the best, for `slot`.
@@ -178,6 +182,27 @@ public:
     }
     /// The bytes a streamed check reads at a time.
     static constexpr size_t kStreamChunk = 4u << 20;
+    /// A sketched check that reaches more rows than this reads them all instead (at about 60 µs
+    /// a random read against 80-130 ms for the whole stream, on the storage measured).
+    static constexpr size_t kMostRowsReadExactly = 1500;
+
+    /// What the sketch did so far: checks it served, rows they read exactly, checks that
+    /// streamed every row instead (the first, which builds it, among them).
+    struct SketchCounts {
+        uint64_t checks = 0;
+        uint64_t rows_read = 0;
+        uint64_t full_reads = 0;
+        double build_ms = 0.0;
+        size_t bytes = 0;
+        /// The room the last attempt to build one found (sketch_room).
+        uint64_t room = 0;
+    };
+    SketchCounts sketch_counts() const { return sketch_counts_; }
+    /// The sketch's bits a value (0: no sketch); ILOTOKI_CHECK_SKETCH=0, 4 or 5 sets it.
+    int sketch_bits() const { return sketch_bits_; }
+    /// For tests: every row whose id is a multiple of `every` is read exactly, whatever its
+    /// bound (0: none), as if the sketch's bound had not ruled it out.
+    void read_exactly_every(int32_t every) { read_exactly_every_ = every; }
 
 private:
     TrimmedHead() = default;
@@ -194,6 +219,10 @@ private:
     /// Runs check_part on every worker: on `pool` as a one-operation graph, or threads of its own.
     void run_check(int32_t count, ggml_threadpool *pool);
     void check_streamed(int32_t count, ggml_threadpool *pool);
+    /// The check by the sketch; false where it cannot serve (then the rows are streamed).
+    bool check_sketched(int32_t count, ggml_threadpool *pool, const float *kept_values);
+    /// The memory a sketch may take now, in bytes.
+    uint64_t sketch_room() const;
     /// Reads the file's bytes [offset, offset + length) of the head into the chunk buffer;
     /// returns where they start in it, or null where the read failed.
     const uint8_t *read_chunk(uint64_t offset, uint64_t length);
@@ -221,6 +250,17 @@ private:
     const int32_t *pass_ids_ = nullptr;
     size_t pass_count_ = 0;
     bool read_through_mapping_ = false;
+    // The sketch of the excluded rows (built by a streamed check that reads them all), the
+    // position in it of the pass's first row while one is built, and a sketched pass's floors.
+    std::unique_ptr<CheckSketch> sketch_;
+    int sketch_bits_ = 5;
+    bool sketch_refused_ = false; // no room at the last try
+    bool pass_builds_sketch_ = false;
+    size_t pass_position_ = 0;
+    bool sketch_pass_ = false;
+    float sketch_floors_[CheckSketch::kMostStates] = {};
+    int32_t read_exactly_every_ = 0;
+    SketchCounts sketch_counts_;
     ggml_type type_ = GGML_TYPE_F32;
     ggml_type state_type_ = GGML_TYPE_F32;
     ggml_vec_dot_t vec_dot_ = nullptr;
@@ -274,6 +314,7 @@ private:
         int32_t columns_done = 0;
         std::vector<RowChoice> excluded;
         std::vector<float> excluded_runner_up; // per slot, as `excluded`
+        std::vector<SketchReach> reached;       // a sketched check's rows to read exactly
         // The check's kernel, with the states in its layout (null: ggml's vec_dot).
         std::unique_ptr<RowDots> dots;
     };

@@ -250,10 +250,11 @@ int main(int argc, char **argv) {
         ilotoki_llm_get_stats(llm, &stats);
         fprintf(stderr,
                 "rows %d checks %d rollbacks %d full-head steps %d%s, %d of %d prompt tokens reused (cache %.0f KiB), prefill %.1f ms, "
-                "exact choices %d\n",
+                "exact choices %d, sketched checks %d reading %lld rows\n",
                 stats.head_rows, stats.head_checks, stats.head_rollbacks, stats.head_full_steps,
                 stats.head_fell_back ? " fell back" : "", stats.reused_prompt_tokens, stats.prompt_tokens,
-                (double)stats.prefix_cache_bytes / 1024.0, stats.prefill_ms, stats.head_exact_choices);
+                (double)stats.prefix_cache_bytes / 1024.0, stats.prefill_ms, stats.head_exact_choices, stats.head_sketched_checks,
+                (long long)stats.head_rows_read_exactly);
         if (ilotoki_llm_get_model_info(llm, &info) == ILOTOKI_LLM_OK) {
             fprintf(stderr, "checks %s\n", info.trimmed_head_check_streams[0] != '\0' ? "streamed" : "through the mapping");
         }
