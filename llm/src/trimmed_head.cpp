@@ -41,7 +41,7 @@ struct GgufFile {
 
 // What a sketch leaves beside the process's own memory and the model's body: the program's
 // code and libraries, the kernel's share of the group, the chunk buffer.
-constexpr uint64_t kSketchReserve = 48ull << 20;
+constexpr uint64_t kSketchReserve = 32ull << 20;
 // Where no limit is known (the device said it is short of memory), the memory the system
 // reports available, less this, is what a sketch may take.
 constexpr uint64_t kSketchLeavesTheSystem = 256ull << 20;
