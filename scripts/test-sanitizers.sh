@@ -36,6 +36,14 @@ c_core() {
         build/test-models/gemma-3-270m-q4_k_m.gguf 24 \
         "Translate into Toki Pona: The cat sleeps on the warm mat." "Переведи на токипону: кошка спит." >/dev/null
     "$core/greedy_tokens" --head full --threads 2 build/test-models/tiny.gguf 16 "a b c" >/dev/null
+    # Checks streamed from the file and served by the sketch (built by the first), rows let
+    # through to be read exactly among them, and a translation that leaves the kept rows.
+    ILOTOKI_STREAMED_CHECK=1 ILOTOKI_SKETCH_READ_EVERY=211 "$core/greedy_tokens" --head trimmed --threads 2 \
+        --characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS" \
+        build/test-models/gemma-3-270m-q4_k_m.gguf 24 \
+        "Translate into Toki Pona: The cat sleeps on the warm mat." "Translate into Toki Pona: I love you." \
+        "Toki Pona: mi moku e kili.
+English:" >/dev/null
     # Prompts joining a running batch, one given up in it (the trimmed head's pending states).
     "$core/greedy_tokens" --batch 2 --join 1 --drop 1 --head trimmed --threads 2 \
         --characters "$TOKI_PONA_TEST_CHARACTERS" --wider "$WIDER_TEST_CHARACTERS" \

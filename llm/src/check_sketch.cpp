@@ -36,6 +36,39 @@ float float_at_least(double value) {
     return single;
 }
 
+/// The values of one Q8_0 row (half scale, 32 quants a block). Written out, not through ggml's
+/// type table: its entries are called through a pointer of another type, which UBSan rejects.
+void q8_0_values(const uint8_t *row, int32_t blocks, float *out) {
+    for (int32_t b = 0; b < blocks; ++b) {
+        const uint8_t *block = row + static_cast<size_t>(b) * kQ8Block;
+        ggml_fp16_t half;
+        std::memcpy(&half, block, sizeof(half));
+        const float scale = ggml_fp16_to_fp32(half);
+        for (size_t j = 0; j < kValues; ++j) out[static_cast<size_t>(b) * kValues + j] = scale * static_cast<int8_t>(block[2 + j]);
+    }
+}
+
+/// The values of one Q5_0 or Q4_0 row: per block a half scale, for Q5_0 the 32 fifth bits
+/// (bit j for value j), and 16 bytes whose low nibbles are values 0-15 and high nibbles 16-31.
+void sketch_values(const uint8_t *row, int bits, int32_t blocks, size_t block_bytes, float *out) {
+    for (int32_t b = 0; b < blocks; ++b) {
+        const uint8_t *block = row + static_cast<size_t>(b) * block_bytes;
+        ggml_fp16_t half;
+        std::memcpy(&half, block, sizeof(half));
+        const float scale = ggml_fp16_to_fp32(half);
+        uint32_t high = 0;
+        if (bits == 5) std::memcpy(&high, block + 2, sizeof(high));
+        const uint8_t *nibbles = block + (bits == 5 ? 6 : 2);
+        const int offset = bits == 5 ? 16 : 8;
+        for (size_t j = 0; j < kValues / 2; ++j) {
+            const int low = (nibbles[j] & 0x0f) | (bits == 5 ? static_cast<int>((high >> j) & 1u) << 4 : 0);
+            const int upper = (nibbles[j] >> 4) | (bits == 5 ? static_cast<int>((high >> (j + 16)) & 1u) << 4 : 0);
+            out[static_cast<size_t>(b) * kValues + j] = scale * static_cast<float>(low - offset);
+            out[static_cast<size_t>(b) * kValues + j + 16] = scale * static_cast<float>(upper - offset);
+        }
+    }
+}
+
 void atomic_max(std::atomic<float> &target, float value) {
     float current = target.load(std::memory_order_relaxed);
     while (value > current && !target.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
@@ -185,10 +218,10 @@ void CheckSketch::add(size_t position, const uint8_t *q8_0) {
     float values[8192];
     float sketched[8192];
     if (embedding_ > 8192) return;
-    ggml_get_type_traits(GGML_TYPE_Q8_0)->to_float(q8_0, values, embedding_);
+    q8_0_values(q8_0, blocks_, values);
     uint8_t *out = data_ + position * row_bytes_;
     ggml_quantize_chunk(type_, values, out, 0, 1, embedding_, nullptr);
-    ggml_get_type_traits(type_)->to_float(out, sketched, embedding_);
+    sketch_values(out, bits_, blocks_, block_bytes_, sketched);
     auto *norms = reinterpret_cast<ggml_fp16_t *>(out + static_cast<size_t>(blocks_) * block_bytes_);
     float largest = 0.0f;
     for (int32_t b = 0; b < blocks_; ++b) {
