@@ -166,6 +166,64 @@ ILOTOKI_SKETCH_AVX2 void reach_avx2(const uint8_t *data, size_t row_bytes, size_
     }
 }
 
+/// One or two states: each state's products summed in a vector of its own (no packing, which
+/// would leave the rest of a group of four empty), the bound's terms in a scalar. A check of one
+/// state (every step of an answer that left the kept rows) costs less than half a group's: 6.9
+/// against 15.0 ms over 230,113 rows on one thread of an AMD EPYC; with three states the group
+/// of four is faster again (17.2 against 15.0).
+template <int Bits, int States>
+ILOTOKI_SKETCH_AVX2 void reach_each_avx2(const uint8_t *data, size_t row_bytes, size_t block_bytes, int32_t blocks, size_t first,
+                                         size_t count, const int8_t *quants, const float *scales, const float *factors, const float *floor,
+                                         RowChoice *below, float *runner_below, std::vector<SketchReach> &reached) {
+    const __m256i ones = _mm256_set1_epi16(1);
+    const __m256i low_nibbles = _mm256_set1_epi8(0x0f);
+    const __m256i high_nibble = _mm256_set1_epi8(static_cast<char>(0xf0));
+    const __m256i eight = _mm256_set1_epi8(8);
+    const size_t quant_stride = static_cast<size_t>(blocks) * kValues;
+    for (size_t i = first; i < first + count; ++i) {
+        const uint8_t *row = data + i * row_bytes;
+        const uint8_t *norms = row + static_cast<size_t>(blocks) * block_bytes;
+        __m256 sums[States];
+        float bounds[States];
+        for (int s = 0; s < States; ++s) {
+            sums[s] = _mm256_setzero_ps();
+            bounds[s] = 0.0f;
+        }
+        for (int32_t b = 0; b < blocks; ++b) {
+            const uint8_t *block = row + static_cast<size_t>(b) * block_bytes;
+            const __m128i packed_nibbles = _mm_loadu_si128(reinterpret_cast<const __m128i *>(block + (Bits == 5 ? 6 : 2)));
+            __m256i x = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed_nibbles, 4), packed_nibbles), low_nibbles);
+            if constexpr (Bits == 5) {
+                uint32_t high_bits;
+                std::memcpy(&high_bits, block + 2, sizeof(high_bits));
+                x = _mm256_or_si256(x, _mm256_andnot_si256(bytes_of_bits(high_bits), high_nibble));
+            } else {
+                x = _mm256_sub_epi8(x, eight);
+            }
+            const __m256i magnitude = _mm256_sign_epi8(x, x);
+            uint16_t half_scale, half_norm;
+            std::memcpy(&half_scale, block, sizeof(half_scale));
+            std::memcpy(&half_norm, norms + static_cast<size_t>(b) * 2, sizeof(half_norm));
+            const float scale = _cvtsh_ss(half_scale);
+            const float norm = _cvtsh_ss(half_norm);
+            for (int s = 0; s < States; ++s) {
+                const __m256i y = _mm256_loadu_si256(
+                    reinterpret_cast<const __m256i *>(quants + static_cast<size_t>(s) * quant_stride + static_cast<size_t>(b) * kValues));
+                const __m256i products = _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(y, x)), ones);
+                const float state_scale = scales[static_cast<size_t>(s) * static_cast<size_t>(blocks) + static_cast<size_t>(b)];
+                sums[s] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(products), _mm256_set1_ps(scale * state_scale), sums[s]);
+                bounds[s] = std::fma(norm, factors[static_cast<size_t>(s) * static_cast<size_t>(blocks) + static_cast<size_t>(b)], bounds[s]);
+            }
+        }
+        for (int s = 0; s < States; ++s) {
+            const __m128 halves = _mm_add_ps(_mm256_castps256_ps128(sums[s]), _mm256_extractf128_ps(sums[s], 1));
+            const __m128 pairs = _mm_add_ps(halves, _mm_movehl_ps(halves, halves));
+            const float value = _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehdup_ps(pairs)));
+            sort_bound(value + bounds[s], static_cast<int32_t>(i), s, floor, below, runner_below, reached);
+        }
+    }
+}
+
 bool cpu_has_avx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"); }
 
 #endif
@@ -254,6 +312,7 @@ void CheckSketch::set_states(const uint8_t *states, size_t state_bytes, int coun
     group_scales_.assign(static_cast<size_t>(groups) * static_cast<size_t>(blocks_) * 8, 0.0f);
     group_bounds_.assign(group_scales_.size(), 0.0f);
     factors_.assign(static_cast<size_t>(states_) * static_cast<size_t>(blocks_), 0.0f);
+    scales_.assign(factors_.size(), 0.0f);
     slack_.assign(static_cast<size_t>(states_), 0.0f);
     const float largest = largest_block_norm_.load(std::memory_order_acquire);
     for (int s = 0; s < states_; ++s) {
@@ -272,6 +331,7 @@ void CheckSketch::set_states(const uint8_t *states, size_t state_bytes, int coun
             }
             const float factor = float_at_least(std::fabs(static_cast<double>(scale)) * std::sqrt(squares));
             factors_[static_cast<size_t>(s) * static_cast<size_t>(blocks_) + static_cast<size_t>(b)] = factor;
+            scales_[static_cast<size_t>(s) * static_cast<size_t>(blocks_) + static_cast<size_t>(b)] = scale;
             total += factor;
             float *scales = &group_scales_[(static_cast<size_t>(s / kGroup) * static_cast<size_t>(blocks_) + static_cast<size_t>(b)) * 8];
             float *bounds = &group_bounds_[(static_cast<size_t>(s / kGroup) * static_cast<size_t>(blocks_) + static_cast<size_t>(b)) * 8];
@@ -307,6 +367,15 @@ void CheckSketch::reach(size_t first, size_t count, const float *floor, RowChoic
     if (states_ == 0 || count == 0) return;
     const size_t end = std::min(rows_, first + count);
 #if ILOTOKI_SKETCH_X86
+    if (avx2_ && states_ <= 2) {
+        using Each = void (*)(const uint8_t *, size_t, size_t, int32_t, size_t, size_t, const int8_t *, const float *, const float *,
+                              const float *, RowChoice *, float *, std::vector<SketchReach> &);
+        static constexpr Each five[] = {reach_each_avx2<5, 1>, reach_each_avx2<5, 2>};
+        static constexpr Each four[] = {reach_each_avx2<4, 1>, reach_each_avx2<4, 2>};
+        (bits_ == 5 ? five : four)[states_ - 1](data_, row_bytes_, block_bytes_, blocks_, first, end - first, quants_.data(), scales_.data(),
+                                                factors_.data(), floor, below, runner_below, reached);
+        return;
+    }
     if (avx2_) {
         // Empty states (a count short of a whole group) have no floor: nothing reaches it.
         float floors[kMostStates + kGroup];

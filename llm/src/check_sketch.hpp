@@ -107,7 +107,8 @@ private:
     std::vector<int8_t> quants_;       // per state: blocks_ * 32
     std::vector<float> group_scales_;  // per group: blocks_ * 8
     std::vector<float> group_bounds_;  // per group: blocks_ * 8
-    std::vector<float> factors_;       // per state: blocks_ (the portable path's)
+    std::vector<float> factors_;       // per state: blocks_ (the portable path's, and one state's kernel)
+    std::vector<float> scales_;        // per state: blocks_
     std::vector<float> slack_;
 };
 
