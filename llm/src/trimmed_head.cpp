@@ -42,9 +42,11 @@ struct GgufFile {
 // What a sketch leaves beside the process's own memory and the model's body: the program's
 // code and libraries, the kernel's share of the group, the chunk buffer.
 constexpr uint64_t kSketchReserve = 32ull << 20;
-// Where no limit is known (the device said it is short of memory), the memory the system
-// reports available, less this, is what a sketch may take.
-constexpr uint64_t kSketchLeavesTheSystem = 256ull << 20;
+// Where no limit is known (the device said it is short of memory: a phone's onTrimMemory, the
+// kernel's pressure figures), the memory the system reports available, less this, is what a
+// sketch may take: a device short of memory is not made shorter, and a phone's low-memory killer
+// looks at the app's size.
+constexpr uint64_t kSketchLeavesTheSystem = 1024ull << 20;
 
 /// A "Name:   N kB" line's value in bytes from a /proc file (0 where there is none).
 uint64_t proc_kilobytes(const char *path, const char *name) {
@@ -678,8 +680,8 @@ void TrimmedHead::check_streamed(int32_t count, ggml_threadpool *pool) {
 uint64_t TrimmedHead::sketch_room() const {
     // The process's own memory (anonymous: not given back under pressure) and the model's body
     // (every token reads it) must stay; what the group's limit leaves beyond them and a reserve
-    // may hold the sketch. Without a known limit, what the system reports available, less a
-    // share left to it. Where neither can be read (not Linux), no room is assumed.
+    // may hold the sketch. Without a known limit, what the system reports available, less 1 GiB
+    // left to it. Where neither can be read (not Linux), no room is assumed.
     const uint64_t own = proc_kilobytes("/proc/self/status", "RssAnon:");
     const uint64_t body = map_size_ > file_bytes() ? map_size_ - file_bytes() : 0;
     if (const uint64_t limit = memory_limit(); limit > 0) {
