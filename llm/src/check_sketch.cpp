@@ -104,6 +104,23 @@ ILOTOKI_SKETCH_AVX2 inline __m256i bytes_of_bits(uint32_t bits) {
     return _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
 }
 
+/// The 32 values of a Q5_0 (Q4_0) block as signed bytes. Value j is the low nibble of byte j,
+/// value j + 16 its high nibble (ggml's layout); for Q5_0 the fifth bit of value j is bit j of
+/// qh, and the value is (nibble + 16·bit) − 16: the nibble with the bit set, else the nibble
+/// with its high bits set. Q4_0's values are the nibbles less 8.
+template <int Bits>
+ILOTOKI_SKETCH_AVX2 inline __m256i block_values(const uint8_t *block) {
+    const __m128i packed_nibbles = _mm_loadu_si128(reinterpret_cast<const __m128i *>(block + (Bits == 5 ? 6 : 2)));
+    const __m256i x = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed_nibbles, 4), packed_nibbles), _mm256_set1_epi8(0x0f));
+    if constexpr (Bits == 5) {
+        uint32_t high_bits;
+        std::memcpy(&high_bits, block + 2, sizeof(high_bits));
+        return _mm256_or_si256(x, _mm256_andnot_si256(bytes_of_bits(high_bits), _mm256_set1_epi8(static_cast<char>(0xf0))));
+    } else {
+        return _mm256_sub_epi8(x, _mm256_set1_epi8(8));
+    }
+}
+
 /// One group of four states (or two) at a time, as the check's AVX2 kernel (row_dots.cpp)
 /// does: |x| as unsigned bytes times sign(x)·y, four states' block sums packed into one vector,
 /// and per block the bound's term |d_b| ‖q_b‖ · ‖w_b − ŵ_b‖ added into the same lanes.
@@ -112,9 +129,6 @@ ILOTOKI_SKETCH_AVX2 void reach_avx2(const uint8_t *data, size_t row_bytes, size_
                                     int first_state, const int8_t *quants, const float *group_scales, const float *group_bounds,
                                     const float *floor, RowChoice *below, float *runner_below, std::vector<SketchReach> &reached) {
     const __m256i ones = _mm256_set1_epi16(1);
-    const __m256i low_nibbles = _mm256_set1_epi8(0x0f);
-    const __m256i high_nibble = _mm256_set1_epi8(static_cast<char>(0xf0));
-    const __m256i eight = _mm256_set1_epi8(8);
     const size_t quant_stride = static_cast<size_t>(blocks) * kValues;
     const size_t lane_stride = static_cast<size_t>(blocks) * 8;
     for (size_t i = first; i < first + count; ++i) {
@@ -124,19 +138,7 @@ ILOTOKI_SKETCH_AVX2 void reach_avx2(const uint8_t *data, size_t row_bytes, size_
         for (int g = 0; g < Groups; ++g) sums[g] = _mm256_setzero_ps();
         for (int32_t b = 0; b < blocks; ++b) {
             const uint8_t *block = row + static_cast<size_t>(b) * block_bytes;
-            const uint8_t *nibbles = block + (Bits == 5 ? 6 : 2);
-            // Value j is the low nibble of byte j, value j + 16 its high nibble (ggml's layout).
-            const __m128i packed_nibbles = _mm_loadu_si128(reinterpret_cast<const __m128i *>(nibbles));
-            __m256i x = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed_nibbles, 4), packed_nibbles), low_nibbles);
-            if constexpr (Bits == 5) {
-                // The fifth bit of value j is bit j of qh; the value is (nibble + 16·bit) − 16,
-                // which is the nibble with the bit set, else the nibble with its high bits set.
-                uint32_t high_bits;
-                std::memcpy(&high_bits, block + 2, sizeof(high_bits));
-                x = _mm256_or_si256(x, _mm256_andnot_si256(bytes_of_bits(high_bits), high_nibble));
-            } else {
-                x = _mm256_sub_epi8(x, eight);
-            }
+            const __m256i x = block_values<Bits>(block);
             const __m256i magnitude = _mm256_sign_epi8(x, x);
             uint16_t half_scale, half_norm;
             std::memcpy(&half_scale, block, sizeof(half_scale));
@@ -176,9 +178,6 @@ ILOTOKI_SKETCH_AVX2 void reach_each_avx2(const uint8_t *data, size_t row_bytes, 
                                          size_t count, const int8_t *quants, const float *scales, const float *factors, const float *floor,
                                          RowChoice *below, float *runner_below, std::vector<SketchReach> &reached) {
     const __m256i ones = _mm256_set1_epi16(1);
-    const __m256i low_nibbles = _mm256_set1_epi8(0x0f);
-    const __m256i high_nibble = _mm256_set1_epi8(static_cast<char>(0xf0));
-    const __m256i eight = _mm256_set1_epi8(8);
     const size_t quant_stride = static_cast<size_t>(blocks) * kValues;
     for (size_t i = first; i < first + count; ++i) {
         const uint8_t *row = data + i * row_bytes;
@@ -191,15 +190,7 @@ ILOTOKI_SKETCH_AVX2 void reach_each_avx2(const uint8_t *data, size_t row_bytes, 
         }
         for (int32_t b = 0; b < blocks; ++b) {
             const uint8_t *block = row + static_cast<size_t>(b) * block_bytes;
-            const __m128i packed_nibbles = _mm_loadu_si128(reinterpret_cast<const __m128i *>(block + (Bits == 5 ? 6 : 2)));
-            __m256i x = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed_nibbles, 4), packed_nibbles), low_nibbles);
-            if constexpr (Bits == 5) {
-                uint32_t high_bits;
-                std::memcpy(&high_bits, block + 2, sizeof(high_bits));
-                x = _mm256_or_si256(x, _mm256_andnot_si256(bytes_of_bits(high_bits), high_nibble));
-            } else {
-                x = _mm256_sub_epi8(x, eight);
-            }
+            const __m256i x = block_values<Bits>(block);
             const __m256i magnitude = _mm256_sign_epi8(x, x);
             uint16_t half_scale, half_norm;
             std::memcpy(&half_scale, block, sizeof(half_scale));
@@ -241,7 +232,7 @@ std::unique_ptr<CheckSketch> CheckSketch::make(int bits, ggml_type row_type, int
     sketch->embedding_ = embedding;
     sketch->blocks_ = embedding / static_cast<int32_t>(kValues);
     sketch->block_bytes_ = ggml_row_size(sketch->type_, kValues);
-    sketch->row_bytes_ = static_cast<size_t>(sketch->blocks_) * (sketch->block_bytes_ + sizeof(ggml_fp16_t));
+    sketch->row_bytes_ = bytes_for(bits, embedding, 1);
     sketch->rows_ = rows;
     sketch->vec_dot_ = ggml_get_type_traits_cpu(sketch->type_)->vec_dot;
 #if ILOTOKI_SKETCH_X86

@@ -611,7 +611,6 @@ void TrimmedHead::run_check(int32_t count, ggml_threadpool *pool) {
 }
 
 void TrimmedHead::check_streamed(int32_t count, ggml_threadpool *pool) {
-    const auto started = std::chrono::steady_clock::now();
     // The first stream of these rows builds their sketch on the way (a few tenths of a second
     // of quantizing, on the check's threads), where there is room for it.
     if (sketch_bits_ > 0 && !sketch_refused_ && (sketch_ == nullptr || !sketch_->complete())) {
@@ -624,10 +623,8 @@ void TrimmedHead::check_streamed(int32_t count, ggml_threadpool *pool) {
         }
         // Not tried again until the rows or the device's memory change.
         sketch_refused_ = sketch_ == nullptr;
-        sketch_counts_.room = room;
     }
     pass_builds_sketch_ = sketch_ != nullptr && !sketch_->complete();
-    sketch_counts_.full_reads += 1;
     for (auto &worker : workers_) {
         for (int32_t s = 0; s < count; ++s) {
             worker.excluded[static_cast<size_t>(s)] = RowChoice{};
@@ -668,12 +665,7 @@ void TrimmedHead::check_streamed(int32_t count, ggml_threadpool *pool) {
     pass_count_ = 0;
     if (pass_builds_sketch_) {
         pass_builds_sketch_ = false;
-        if (sketch_->complete()) {
-            sketch_counts_.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-            sketch_counts_.bytes = sketch_->bytes();
-        } else {
-            sketch_.reset();
-        }
+        if (!sketch_->complete()) sketch_.reset();
     }
 }
 

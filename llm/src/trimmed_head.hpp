@@ -186,16 +186,10 @@ public:
     /// a random read against 80-130 ms for the whole stream, on the storage measured).
     static constexpr size_t kMostRowsReadExactly = 1500;
 
-    /// What the sketch did so far: checks it served, rows they read exactly, checks that
-    /// streamed every row instead (the first, which builds it, among them).
+    /// What the sketch did so far: checks it served, and the rows they read exactly.
     struct SketchCounts {
         uint64_t checks = 0;
         uint64_t rows_read = 0;
-        uint64_t full_reads = 0;
-        double build_ms = 0.0;
-        size_t bytes = 0;
-        /// The room the last attempt to build one found (sketch_room).
-        uint64_t room = 0;
     };
     SketchCounts sketch_counts() const { return sketch_counts_; }
     /// The sketch's bits a value (0: no sketch); ILOTOKI_CHECK_SKETCH=0, 4 or 5 sets it.
