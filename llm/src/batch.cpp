@@ -480,13 +480,9 @@ bool ilotoki_llm::settle_batch() {
                 if (!entry.exact && entry.state >= 0 && entry.state < batch.states_used) kept_values[static_cast<size_t>(entry.state)] = entry.value;
             }
         }
-        const ilotoki::TrimmedHead::SketchCounts before = head->sketch_counts();
-        head->check(batch.states_used, threadpool, kept_values.data());
-        const ilotoki::TrimmedHead::SketchCounts after = head->sketch_counts();
+        check_head(batch.states_used, kept_values.data());
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.head_checks += 1;
-        stats.head_sketched_checks += static_cast<int32_t>(after.checks - before.checks);
-        stats.head_rows_read_exactly += static_cast<int64_t>(after.rows_read - before.rows_read);
     }
     // Every sequence's decision comes from this one check; a rollback touches only its own
     // sequence's cells.

@@ -81,11 +81,8 @@ inline void sort_bound(float value, int32_t position, int s, const float *floor,
                        std::vector<SketchReach> &reached) {
     if (value >= floor[s]) {
         reached.push_back({position, s, value});
-    } else if (value > below[s].value) {
-        runner_below[s] = below[s].value;
-        below[s] = RowChoice{value, position};
-    } else if (value > runner_below[s]) {
-        runner_below[s] = value;
+    } else {
+        keep_top_two(below[s], &runner_below[s], value, position);
     }
 }
 

@@ -238,6 +238,15 @@ bool ilotoki_llm::begin_streamed_checks() {
     return true;
 }
 
+void ilotoki_llm::check_head(int32_t count, const float *kept_values) {
+    const ilotoki::TrimmedHead::SketchCounts before = head->sketch_counts();
+    head->check(count, threadpool, kept_values);
+    const ilotoki::TrimmedHead::SketchCounts after = head->sketch_counts();
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    stats.head_sketched_checks += static_cast<int32_t>(after.checks - before.checks);
+    stats.head_rows_read_exactly += static_cast<int64_t>(after.rows_read - before.rows_read);
+}
+
 void ilotoki_llm::follow_memory_pressure() {
     const int said = memory_pressure.exchange(-1);
     if (said < 0 || head == nullptr || residency == nullptr) return;
@@ -528,12 +537,7 @@ bool ilotoki_llm::settle(bool ran) {
         for (int32_t i = 0; i < count; ++i) {
             if (!checks[static_cast<size_t>(i)].exact) kept_values[static_cast<size_t>(i)] = checks[static_cast<size_t>(i)].value;
         }
-        const ilotoki::TrimmedHead::SketchCounts before = head->sketch_counts();
-        head->check(count, threadpool, kept_values.data());
-        const ilotoki::TrimmedHead::SketchCounts after = head->sketch_counts();
-        std::lock_guard<std::mutex> lock(stats_mutex);
-        stats.head_sketched_checks += static_cast<int32_t>(after.checks - before.checks);
-        stats.head_rows_read_exactly += static_cast<int64_t>(after.rows_read - before.rows_read);
+        check_head(count, kept_values.data());
         checks = trimmed_run.checks(*head);
     }
     if (ran || needed) {

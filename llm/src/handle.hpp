@@ -233,6 +233,9 @@ struct ilotoki_llm {
     // Makes the head's checks read the rows from the file (`path`), and lets the rows' mapped
     // pages go and stay out of the restore; false where the file cannot be read again.
     bool begin_streamed_checks();
+    // The head's check of slots 0..<count (kept_values: each slot's kept winner's value, for
+    // the sketch), with what the sketch did counted in the stats.
+    void check_head(int32_t count, const float *kept_values);
     // Whether the trimmed head's checks stream now.
     bool checks_stream() const { return head != nullptr && head->streams(); }
     // The cadence of the checks as they are made now.

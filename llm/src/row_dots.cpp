@@ -62,12 +62,7 @@ float half_bits_to_float(uint16_t bits) {
 /// ascending order, so among equal values the earliest stays); with `runner_up`, the largest
 /// value of any other row is kept there too.
 inline void keep_if_better(RowChoice *best, float *runner_up, int s, float value, int32_t row) {
-    if (value > best[s].value) {
-        if (runner_up != nullptr) runner_up[s] = best[s].value;
-        best[s] = RowChoice{value, row};
-    } else if (runner_up != nullptr && value > runner_up[s]) {
-        runner_up[s] = value;
-    }
+    keep_top_two(best[s], runner_up != nullptr ? &runner_up[s] : nullptr, value, row);
 }
 
 struct Layout {

@@ -508,18 +508,10 @@ void TrimmedHead::check_rows(const uint8_t *base, int32_t first, const int32_t *
     const auto state = [&](int32_t s) {
         return s == slot_ && current != nullptr ? current : &states_[static_cast<size_t>(s) * state_bytes_];
     };
-    // A part's best and runner-up into the worker's: the runner-up is the largest value of
-    // any row but the best.
+    // A part's best and runner-up into the worker's.
     const auto merge = [&](int32_t s, RowChoice found, float found_runner_up) {
         if (found.row >= 0) found.row += first;
-        auto &best = worker.excluded[static_cast<size_t>(s)];
-        float &runner_up = worker.excluded_runner_up[static_cast<size_t>(s)];
-        if (found.beats(best)) {
-            runner_up = std::max(runner_up, std::max(best.value, found_runner_up));
-            best = found;
-        } else {
-            runner_up = std::max(runner_up, found.value);
-        }
+        merge_part(worker.excluded[static_cast<size_t>(s)], worker.excluded_runner_up[static_cast<size_t>(s)], found, found_runner_up);
     };
     // One read of each excluded row for all the states (kMaxStates at a time): the point of
     // checking several at once.
@@ -551,12 +543,7 @@ KeptChoice TrimmedHead::kept_choice(int32_t column) const {
     if (column < 0 || column >= kMostColumns) return total;
     for (const auto &worker : workers_) {
         const KeptChoice &part = worker.kept[static_cast<size_t>(column)];
-        if (part.best.beats(total.best)) {
-            total.runner_up = std::max(total.runner_up, std::max(total.best.value, part.runner_up));
-            total.best = part.best;
-        } else {
-            total.runner_up = std::max(total.runner_up, part.best.value);
-        }
+        merge_part(total.best, total.runner_up, part.best, part.runner_up);
     }
     return total;
 }
@@ -740,14 +727,7 @@ bool TrimmedHead::check_sketched(int32_t count, ggml_threadpool *pool, const flo
     // the first worker's results as another part of the rows.
     auto &worker = workers_.front();
     const auto merge = [&](int32_t s, RowChoice found) {
-        auto &best = worker.excluded[static_cast<size_t>(s)];
-        float &runner_up = worker.excluded_runner_up[static_cast<size_t>(s)];
-        if (found.beats(best)) {
-            runner_up = std::max(runner_up, best.value);
-            best = found;
-        } else {
-            runner_up = std::max(runner_up, found.value);
-        }
+        merge_part(worker.excluded[static_cast<size_t>(s)], worker.excluded_runner_up[static_cast<size_t>(s)], found);
     };
     std::vector<size_t> next(static_cast<size_t>(count), 0);
     std::vector<float> best_read(static_cast<size_t>(count), -INFINITY);
