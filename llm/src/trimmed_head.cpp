@@ -712,11 +712,16 @@ bool TrimmedHead::check_sketched(int32_t count, ggml_threadpool *pool, const flo
     std::vector<std::vector<SketchReach>> by_state(static_cast<size_t>(count));
     for (const auto &reach : reached) by_state[static_cast<size_t>(reach.state)].push_back(reach);
     for (auto &list : by_state) {
+        // A row once (a row let through by read_exactly_every may also have been reached): its
+        // largest bound stays.
         std::sort(list.begin(), list.end(), [](const SketchReach &a, const SketchReach &b) {
-            return a.bound > b.bound || (a.bound == b.bound && a.position < b.position);
+            return a.position < b.position || (a.position == b.position && a.bound > b.bound);
         });
         list.erase(std::unique(list.begin(), list.end(), [](const SketchReach &a, const SketchReach &b) { return a.position == b.position; }),
                    list.end());
+        std::sort(list.begin(), list.end(), [](const SketchReach &a, const SketchReach &b) {
+            return a.bound > b.bound || (a.bound == b.bound && a.position < b.position);
+        });
     }
     // The reached rows are read exactly, in rounds: first each state's few largest bounds, then
     // every row whose bound still reaches the state's floor, or, once a row read beat the floor
