@@ -251,7 +251,8 @@ with open(sys.argv[1], "wb") as err:
         code = child.wait(timeout=60)
     except subprocess.TimeoutExpired:
         child.kill()
-        code = 124 if child.wait() is not None else 124
+        child.wait()
+        code = 124
 print(128 - code if code < 0 else code)
 PY
 ) || status=$?
