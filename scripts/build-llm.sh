@@ -68,7 +68,7 @@ else
         done
     fi
 fi
-cp "$core_dir/output_filter_test" "$core_dir/output_rows_test" "$core_dir/row_dots_test" "$core_dir/check_sketch_test" "$core_dir/principal_axes_test" "$core_dir/row_dots_bench" "$core_dir/argmax_test" "$core_dir/trimmed_policy_test" "$core_dir/repetition_test" "$core_dir/c_api_test" "$core_dir/greedy_tokens" "$out/bin/"
+cp "$core_dir/output_filter_test" "$core_dir/output_rows_test" "$core_dir/row_dots_test" "$core_dir/check_sketch_test" "$core_dir/principal_axes_test" "$core_dir/axes_sketch_test" "$core_dir/row_dots_bench" "$core_dir/argmax_test" "$core_dir/trimmed_policy_test" "$core_dir/repetition_test" "$core_dir/c_api_test" "$core_dir/greedy_tokens" "$out/bin/"
 printf '%s\n' "$source_dir" >"$out/llama-source-dir"
 printf '%s\n' "$llama_dir" >"$out/llama-build-dir"
 printf '%s\n' "${LLAMA_CMAKE_FLAGS[@]}" >"$out/llama-cmake-flags"

@@ -29,6 +29,7 @@ c_core() {
     "$core/row_dots_test"
     "$core/check_sketch_test"
     "$core/principal_axes_test"
+    "$core/axes_sketch_test"
     "$core/argmax_test"
     "$core/c_api_test" build/test-models
     # Real generations through the C API, the trimmed head's checks and rollbacks included.

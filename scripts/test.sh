@@ -45,6 +45,7 @@ llm_tests() {
         build/llm/bin/row_dots_test &&
         build/llm/bin/check_sketch_test &&
         build/llm/bin/principal_axes_test &&
+        build/llm/bin/axes_sketch_test &&
         build/llm/bin/argmax_test &&
         build/llm/bin/trimmed_policy_test &&
         build/llm/bin/repetition_test &&

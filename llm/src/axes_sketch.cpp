@@ -1,0 +1,221 @@
+#include "axes_sketch.hpp"
+
+#include "check_sketch.hpp"
+#include "ggml-cpu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace ilotoki {
+
+namespace {
+
+constexpr size_t kValues = 32;  // axes in a block
+constexpr size_t kQ8Block = 34; // a Q8_0 block: half scale, 32 quants
+constexpr double kUnit = std::numeric_limits<double>::epsilon() / 2.0;
+
+ggml_fp16_t half_at_least(double value) {
+    ggml_fp16_t half = ggml_fp32_to_fp16(static_cast<float>(value));
+    while (static_cast<double>(ggml_fp16_to_fp32(half)) < value) ++half;
+    return half;
+}
+
+float float_at_least(double value) {
+    auto single = static_cast<float>(value);
+    if (static_cast<double>(single) < value) single = std::nextafter(single, INFINITY);
+    return single;
+}
+
+/// The values of one Q8_0 vector (exact as floats).
+void q8_0_values(const uint8_t *row, int32_t blocks, float *out) {
+    for (int32_t b = 0; b < blocks; ++b) {
+        const uint8_t *block = row + static_cast<size_t>(b) * kQ8Block;
+        ggml_fp16_t half;
+        std::memcpy(&half, block, sizeof(half));
+        const float scale = ggml_fp16_to_fp32(half);
+        for (size_t j = 0; j < kValues; ++j) out[static_cast<size_t>(b) * kValues + j] = scale * static_cast<int8_t>(block[2 + j]);
+    }
+}
+
+/// How far a dot product of n doubles computed in order can be from the real one, as a share of
+/// the sum of the terms' magnitudes (Higham's γ_n, rounded up).
+double gamma_for(size_t n) { return 1.01 * static_cast<double>(n) * kUnit; }
+
+} // namespace
+
+std::unique_ptr<AxesSketch> AxesSketch::make(std::shared_ptr<const PrincipalAxes> axes, const std::vector<int> &bits, size_t rows) {
+    if (axes == nullptr || rows == 0 || bits.empty() || static_cast<size_t>(axes->dimensions()) != bits.size() * kValues ||
+        axes->orthonormal_error() <= 0.0) {
+        return nullptr;
+    }
+    for (const int b : bits) {
+        if (b < 2 || b > 8) return nullptr;
+    }
+    std::unique_ptr<AxesSketch> sketch(new AxesSketch());
+    sketch->axes_ = std::move(axes);
+    sketch->bits_ = bits;
+    sketch->blocks_ = static_cast<int32_t>(bits.size());
+    size_t at = 0;
+    for (const int b : bits) {
+        sketch->block_at_.push_back(at);
+        at += 2 * sizeof(ggml_fp16_t) + 4 * static_cast<size_t>(b);
+    }
+    sketch->row_bytes_ = at;
+    sketch->rows_ = rows;
+    sketch->data_.assign(sketch->row_bytes_ * rows, 0);
+    return sketch;
+}
+
+size_t AxesSketch::bytes_for(const std::vector<int> &bits, size_t rows) {
+    size_t row = 0;
+    for (const int b : bits) row += 2 * sizeof(ggml_fp16_t) + 4 * static_cast<size_t>(std::max(0, b));
+    return row * rows;
+}
+
+void AxesSketch::add(size_t position, const uint8_t *q8_0) {
+    if (position >= rows_ || axes_ == nullptr) return;
+    const auto n = static_cast<size_t>(axes_->dimensions());
+    std::vector<float> w(n);
+    std::vector<double> u(n);
+    q8_0_values(q8_0, blocks_, w.data());
+    axes_->rotate(w.data(), u.data());
+    double length = 0.0;
+    for (const float v : w) length += static_cast<double>(v) * v;
+    length = std::sqrt(length);
+    // Each rotated value is off by at most γ_n Σ_j |A_kj| |w_j| ≤ γ_n ‖A_k‖ ‖w‖; a block's error
+    // vector by √32 times that (the axes' lengths differ from 1 by far less than 1 %).
+    const double rotation_error = std::sqrt(static_cast<double>(kValues)) * gamma_for(n) * 1.01 * length;
+    uint8_t *row = &data_[position * row_bytes_];
+    for (int32_t b = 0; b < blocks_; ++b) {
+        const int k = bits_[static_cast<size_t>(b)];
+        const double *values = &u[static_cast<size_t>(b) * kValues];
+        // The value of largest magnitude takes the code −2^(k−1), as ggml's Q4_0 does.
+        double extreme = 0.0;
+        for (size_t j = 0; j < kValues; ++j) {
+            if (std::fabs(values[j]) > std::fabs(extreme)) extreme = values[j];
+        }
+        const int low = -(1 << (k - 1)), high = (1 << (k - 1)) - 1;
+        const ggml_fp16_t half_scale = ggml_fp32_to_fp16(static_cast<float>(extreme / low));
+        const double scale = ggml_fp16_to_fp32(half_scale);
+        uint8_t *block = row + block_at_[static_cast<size_t>(b)];
+        double error = 0.0, copy = 0.0, original = 0.0;
+        uint32_t plane_bits[8] = {};
+        for (size_t j = 0; j < kValues; ++j) {
+            const int code = scale != 0.0 && std::isfinite(scale)
+                                 ? static_cast<int>(std::clamp(std::nearbyint(values[j] / scale), static_cast<double>(low), static_cast<double>(high)))
+                                 : 0;
+            const double kept = scale * code;
+            error += (values[j] - kept) * (values[j] - kept);
+            copy += kept * kept;
+            original += values[j] * values[j];
+            const auto stored = static_cast<uint32_t>(code - low);
+            for (int p = 0; p < k; ++p) plane_bits[p] |= ((stored >> p) & 1u) << j;
+        }
+        std::memcpy(block + 2 * sizeof(ggml_fp16_t), plane_bits, 4 * static_cast<size_t>(k));
+        std::memcpy(block, &half_scale, sizeof(half_scale));
+        const ggml_fp16_t half_error = half_at_least((std::sqrt(error) + rotation_error) * (1.0 + 1e-12));
+        std::memcpy(block + sizeof(ggml_fp16_t), &half_error, sizeof(half_error));
+        largest_block_ = std::max(largest_block_, float_at_least(std::sqrt(std::max(copy, original)) * (1.0 + 1e-12) + rotation_error));
+    }
+    largest_row_ = std::max(largest_row_, float_at_least(length * (1.0 + 1e-12)));
+    ++added_;
+}
+
+void AxesSketch::set_states(const uint8_t *states, size_t state_bytes, int count) {
+    states_ = std::clamp(count, 0, kMostStates);
+    const auto n = static_cast<size_t>(axes_->dimensions());
+    const auto blocks = static_cast<size_t>(blocks_);
+    quants_.assign(static_cast<size_t>(states_) * n, 0);
+    scales_.assign(static_cast<size_t>(states_) * blocks, 0.0f);
+    factors_.assign(scales_.size(), 0.0f);
+    slack_.assign(static_cast<size_t>(states_), 0.0f);
+    std::vector<float> x(n);
+    std::vector<double> y(n);
+    for (int s = 0; s < states_; ++s) {
+        q8_0_values(states + static_cast<size_t>(s) * state_bytes, blocks_, x.data());
+        axes_->rotate(x.data(), y.data());
+        double length = 0.0;
+        for (const float v : x) length += static_cast<double>(v) * v;
+        length = std::sqrt(length);
+        // A block of the computed y is off from A x by at most this (as a row's in `add`).
+        const double rotation_error = std::sqrt(static_cast<double>(kValues)) * gamma_for(n) * 1.01 * length;
+        double rounding = 0.0, magnitudes = 0.0;
+        for (size_t b = 0; b < blocks; ++b) {
+            const double *values = &y[b * kValues];
+            double largest = 0.0, squares = 0.0;
+            for (size_t j = 0; j < kValues; ++j) {
+                largest = std::max(largest, std::fabs(values[j]));
+                squares += values[j] * values[j];
+            }
+            const auto sigma = static_cast<float>(largest / 32767.0);
+            double off = 0.0;
+            for (size_t j = 0; j < kValues; ++j) {
+                const double t = sigma > 0.0f ? std::clamp(std::nearbyint(values[j] / sigma), -32767.0, 32767.0) : 0.0;
+                quants_[static_cast<size_t>(s) * n + b * kValues + j] = static_cast<int16_t>(t);
+                off += (values[j] - sigma * t) * (values[j] - sigma * t);
+            }
+            const double factor = std::sqrt(squares) + rotation_error;
+            const double difference = (std::sqrt(off) + rotation_error) * (1.0 + 1e-12);
+            scales_[static_cast<size_t>(s) * blocks + b] = sigma;
+            factors_[static_cast<size_t>(s) * blocks + b] = float_at_least(factor * (1.0 + 1e-12));
+            rounding += difference;
+            // A block's terms: |d σ (c·t)| ≤ ‖û_b‖ ‖y_q,b‖ ≤ ‖û_b‖ (F_b + D_b), and
+            // E_b F_b ≤ (‖u_b‖ + ‖û_b‖) F_b.
+            magnitudes += factor + difference;
+        }
+        const double largest_block = std::max(static_cast<double>(largest_block_), 1e-30);
+        // The floats' sums (a few tens of terms) are off by a few 2^-24 of the terms' magnitudes
+        // (here at most three times largest_block (F + D) a block): 2^-14 of that covers it many
+        // times over.
+        const double floats = std::ldexp(3.0 * largest_block * magnitudes, -14);
+        const double terms = largest_block * rounding + axes_->orthonormal_error() * static_cast<double>(largest_row_) * length + floats;
+        slack_[static_cast<size_t>(s)] = float_at_least(terms * (1.0 + 1e-9));
+    }
+}
+
+float AxesSketch::bound(size_t position, int state) const {
+    const uint8_t *row = &data_[position * row_bytes_];
+    const auto n = static_cast<size_t>(axes_->dimensions());
+    const int16_t *t = &quants_[static_cast<size_t>(state) * n];
+    const float *sigmas = &scales_[static_cast<size_t>(state) * static_cast<size_t>(blocks_)];
+    const float *factors = &factors_[static_cast<size_t>(state) * static_cast<size_t>(blocks_)];
+    float value = 0.0f, bound = 0.0f;
+    for (int32_t b = 0; b < blocks_; ++b) {
+        const int k = bits_[static_cast<size_t>(b)];
+        const uint8_t *block = row + block_at_[static_cast<size_t>(b)];
+        ggml_fp16_t half_scale, half_error;
+        std::memcpy(&half_scale, block, sizeof(half_scale));
+        std::memcpy(&half_error, block + sizeof(ggml_fp16_t), sizeof(half_error));
+        uint32_t planes[8];
+        std::memcpy(planes, block + 2 * sizeof(ggml_fp16_t), 4 * static_cast<size_t>(k));
+        const int low = -(1 << (k - 1));
+        int32_t sum = 0;
+        for (size_t j = 0; j < kValues; ++j) {
+            int code = 0;
+            for (int p = 0; p < k; ++p) code |= static_cast<int>((planes[p] >> j) & 1u) << p;
+            sum += (code + low) * t[static_cast<size_t>(b) * kValues + j];
+        }
+        value += static_cast<float>(sum) * (ggml_fp16_to_fp32(half_scale) * sigmas[b]);
+        bound += ggml_fp16_to_fp32(half_error) * factors[b];
+    }
+    return value + bound;
+}
+
+void AxesSketch::reach(size_t first, size_t count, const float *floor, RowChoice *below, float *runner_below,
+                       std::vector<SketchReach> &reached) const {
+    const size_t end = std::min(rows_, first + count);
+    for (size_t position = first; position < end; ++position) {
+        for (int s = 0; s < states_; ++s) {
+            const float value = bound(position, s);
+            if (value >= floor[s]) {
+                reached.push_back({static_cast<int32_t>(position), s, value});
+            } else {
+                keep_top_two(below[s], &runner_below[s], value, static_cast<int32_t>(position));
+            }
+        }
+    }
+}
+
+} // namespace ilotoki
