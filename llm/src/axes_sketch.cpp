@@ -4,6 +4,7 @@
 #include "ggml-cpu.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -42,6 +43,12 @@ void q8_0_values(const uint8_t *row, int32_t blocks, float *out) {
 /// How far a dot product of n doubles computed in order can be from the real one, as a share of
 /// the sum of the terms' magnitudes (Higham's γ_n, rounded up).
 double gamma_for(size_t n) { return 1.01 * static_cast<double>(n) * kUnit; }
+
+void atomic_max(std::atomic<float> &target, float value) {
+    float current = target.load(std::memory_order_relaxed);
+    while (value > current && !target.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
+    }
+}
 
 } // namespace
 
@@ -86,8 +93,36 @@ void AxesSketch::add(size_t position, const uint8_t *q8_0) {
     length = std::sqrt(length);
     // Each rotated value is off by at most γ_n Σ_j |A_kj| |w_j| ≤ γ_n ‖A_k‖ ‖w‖; a block's error
     // vector by √32 times that (the axes' lengths differ from 1 by far less than 1 %).
-    const double rotation_error = std::sqrt(static_cast<double>(kValues)) * gamma_for(n) * 1.01 * length;
+    store(position, u.data(), length, std::sqrt(static_cast<double>(kValues)) * gamma_for(n) * 1.01 * length);
+}
+
+void AxesSketch::add_rows(size_t first, const uint8_t *q8_0, size_t count, size_t stride) {
+    if (axes_ == nullptr || first >= rows_) return;
+    count = std::min(count, rows_ - first);
+    const auto n = static_cast<size_t>(axes_->dimensions());
+    constexpr size_t kBatch = 64;
+    std::vector<float> w(kBatch * n), u(kBatch * n);
+    std::vector<double> values(n);
+    const double per_value = axes_->float_rotation_error();
+    for (size_t at = 0; at < count; at += kBatch) {
+        const size_t rows = std::min(kBatch, count - at);
+        for (size_t r = 0; r < rows; ++r) q8_0_values(q8_0 + (at + r) * stride, blocks_, &w[r * n]);
+        axes_->rotate_rows(w.data(), rows, u.data());
+        for (size_t r = 0; r < rows; ++r) {
+            double length = 0.0;
+            for (size_t j = 0; j < n; ++j) {
+                length += static_cast<double>(w[r * n + j]) * w[r * n + j];
+                values[j] = u[r * n + j];
+            }
+            length = std::sqrt(length);
+            store(first + at + r, values.data(), length, std::sqrt(static_cast<double>(kValues)) * per_value * length);
+        }
+    }
+}
+
+void AxesSketch::store(size_t position, const double *u, double length, double rotation_error) {
     uint8_t *row = &data_[position * row_bytes_];
+    float largest_block = 0.0f;
     for (int32_t b = 0; b < blocks_; ++b) {
         const int k = bits_[static_cast<size_t>(b)];
         const double *values = &u[static_cast<size_t>(b) * kValues];
@@ -117,11 +152,14 @@ void AxesSketch::add(size_t position, const uint8_t *q8_0) {
         std::memcpy(block, &half_scale, sizeof(half_scale));
         const ggml_fp16_t half_error = half_at_least((std::sqrt(error) + rotation_error) * (1.0 + 1e-12));
         std::memcpy(block + sizeof(ggml_fp16_t), &half_error, sizeof(half_error));
-        largest_block_ = std::max(largest_block_, float_at_least(std::sqrt(std::max(copy, original)) * (1.0 + 1e-12) + rotation_error));
+        largest_block = std::max(largest_block, float_at_least(std::sqrt(std::max(copy, original)) * (1.0 + 1e-12) + rotation_error));
     }
-    largest_row_ = std::max(largest_row_, float_at_least(length * (1.0 + 1e-12)));
-    ++added_;
+    // Threads may store different rows at once.
+    atomic_max(largest_block_, largest_block);
+    atomic_max(largest_row_, float_at_least(length * (1.0 + 1e-12)));
+    added_.fetch_add(1, std::memory_order_acq_rel);
 }
+
 
 void AxesSketch::set_states(const uint8_t *states, size_t state_bytes, int count) {
     states_ = std::clamp(count, 0, kMostStates);
@@ -165,12 +203,12 @@ void AxesSketch::set_states(const uint8_t *states, size_t state_bytes, int count
             // E_b F_b ≤ (‖u_b‖ + ‖û_b‖) F_b.
             magnitudes += factor + difference;
         }
-        const double largest_block = std::max(static_cast<double>(largest_block_), 1e-30);
+        const double largest_block = std::max(static_cast<double>(largest_block_.load(std::memory_order_acquire)), 1e-30);
         // The floats' sums (a few tens of terms) are off by a few 2^-24 of the terms' magnitudes
         // (here at most three times largest_block (F + D) a block): 2^-14 of that covers it many
         // times over.
         const double floats = std::ldexp(3.0 * largest_block * magnitudes, -14);
-        const double terms = largest_block * rounding + axes_->orthonormal_error() * static_cast<double>(largest_row_) * length + floats;
+        const double terms = largest_block * rounding + axes_->orthonormal_error() * static_cast<double>(largest_row_.load(std::memory_order_acquire)) * length + floats;
         slack_[static_cast<size_t>(s)] = float_at_least(terms * (1.0 + 1e-9));
     }
 }

@@ -14,15 +14,15 @@
 // where ε_A ≥ ‖AᵀA − I‖ (the axes are orthonormal only as far as doubles go). The last three
 // terms are the state's `slack`; the first two its `bound`.
 //
-// Not yet used by the check: `add` rotates in double, exact enough but far too slow for the
-// 230,113 rows of a real head (a second a few thousand rows); the check's copy needs a fast
-// rotation with its own rounding term, and a SIMD kernel for `reach`.
+// Not yet used by the check: `add` rotates in double (the reference), `add_rows` in float with
+// the float sums' error counted; `reach` has no SIMD kernel yet.
 #pragma once
 
 #include "ggml.h"
 #include "principal_axes.hpp"
 #include "row_choice.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -44,10 +44,14 @@ public:
 
     size_t rows() const { return rows_; }
     size_t bytes() const { return data_.size(); }
-    bool complete() const { return added_ == rows_; }
+    bool complete() const { return added_.load(std::memory_order_acquire) == rows_; }
 
-    /// Rotates and quantizes the Q8_0 row `q8_0` into `position`.
+    /// Rotates (in double: the reference) and quantizes the Q8_0 row `q8_0` into `position`.
     void add(size_t position, const uint8_t *q8_0);
+    /// The same for `count` Q8_0 rows `stride` bytes apart into positions first.., rotated in
+    /// float (PrincipalAxes::rotate_rows, its error counted in the norms). Threads may add
+    /// different positions at once.
+    void add_rows(size_t first, const uint8_t *q8_0, size_t count, size_t stride);
     /// Takes states 0..<count (Q8_0 bytes, `state_bytes` apart) for the next bounds.
     void set_states(const uint8_t *states, size_t state_bytes, int count);
     /// What state `s`'s floor is lowered by (see the header's comment).
@@ -60,6 +64,9 @@ public:
 
 private:
     AxesSketch() = default;
+    /// Quantizes the rotated row `u` (of norm `length` before the rotation, each block off from
+    /// the real rotation by at most `rotation_error`) into `position`.
+    void store(size_t position, const double *u, double length, double rotation_error);
 
     std::shared_ptr<const PrincipalAxes> axes_;
     std::vector<int> bits_;
@@ -67,10 +74,10 @@ private:
     int32_t blocks_ = 0;
     size_t row_bytes_ = 0;
     size_t rows_ = 0;
-    size_t added_ = 0;
+    std::atomic<size_t> added_{0};
     std::vector<uint8_t> data_;
-    float largest_block_ = 0.0f; // the largest ‖u_b‖ or ‖û_b‖ of any block added
-    float largest_row_ = 0.0f;        // the largest ‖w‖ of any row added
+    std::atomic<float> largest_block_{0.0f}; // the largest ‖u_b‖ or ‖û_b‖ of any block added
+    std::atomic<float> largest_row_{0.0f};   // the largest ‖w‖ of any row added
 
     int states_ = 0;
     std::vector<int16_t> quants_;   // per state: the rotated state's 16-bit blocks

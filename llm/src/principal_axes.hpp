@@ -46,12 +46,19 @@ public:
 
     /// `out` = the coordinates of `row` on the axes (A row), in double.
     void rotate(const float *row, double *out) const;
+    /// The same for `count` rows (`dimensions()` floats each, one after another) in float, the
+    /// fast way: `out` holds their coordinates, row after row. Each coordinate is off from the
+    /// real A row by at most `float_rotation_error()` times the row's norm, whatever order the
+    /// sums take.
+    void rotate_rows(const float *rows, size_t count, float *out) const;
+    double float_rotation_error() const;
 
 private:
     int32_t n_;
     size_t rows_ = 0;
     std::vector<double> moment_; // Σ row rowᵀ, upper triangle
     std::vector<double> axes_;
+    std::vector<float> float_axes_; // axes_ rounded to floats, for rotate_rows
     std::vector<double> energies_;
     double orthonormal_error_ = 0.0;
 };

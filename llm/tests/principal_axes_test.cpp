@@ -5,7 +5,8 @@
 //     trace;
 //   - PrincipalAxes, over rows like a model's head (a shared direction and noise): the first axis
 //     is the shared direction, the energies are the rows' mean squares along the axes, and
-//     rotating keeps dot products within the stated orthonormal error.
+//     rotating keeps dot products within the stated orthonormal error, and rotating in float stays
+//     within its stated error of the double rotation.
 // Prints what the 640 × 640 solve took (not a pass condition).
 #include "principal_axes.hpp"
 
@@ -174,6 +175,24 @@ void axes_tests() {
             break;
         }
     }
+    // Rotating in float, eight rows at a time and the rest alone, stays within the stated error.
+    for (const size_t count : {size_t{1}, size_t{9}, size_t{16}, size_t{23}}) {
+        std::vector<float> rows_in, out(count * n);
+        for (size_t i = 0; i < count; ++i) rows_in.insert(rows_in.end(), kept[i].begin(), kept[i].end());
+        axes.rotate_rows(rows_in.data(), count, out.data());
+        bool within = true;
+        for (size_t i = 0; i < count; ++i) {
+            axes.rotate(kept[i].data(), rotated.data());
+            double norm = 0.0;
+            for (const float x : kept[i]) norm += static_cast<double>(x) * x;
+            for (int32_t k = 0; k < n; ++k) {
+                const double off = std::fabs(static_cast<double>(out[i * n + static_cast<size_t>(k)]) - rotated[static_cast<size_t>(k)]);
+                within = within && off <= axes.float_rotation_error() * std::sqrt(norm) + 1e-12;
+            }
+        }
+        expect(within, "rows rotated in float are within the stated error of the double rotation", n);
+    }
+    expect(axes.float_rotation_error() < 1e-4, "the float rotation's error is under 1e-4 of a row's norm", n);
     PrincipalAxes empty(n);
     expect(!empty.solve(), "no rows: not solved", n);
 }
