@@ -44,6 +44,43 @@ void q8_0_values(const uint8_t *row, int32_t blocks, float *out) {
 /// the sum of the terms' magnitudes (Higham's γ_n, rounded up).
 double gamma_for(size_t n) { return 1.01 * static_cast<double>(n) * kUnit; }
 
+/// A block's bytes: half scale, half error norm, then the codes as ggml lays out Q4_0 (16 bytes,
+/// code j in the low nibble of byte j and code j + 16 in its high nibble, less 8), Q5_0 (the 32
+/// fifth bits first, then the nibbles, less 16) and Q8_0 (32 signed bytes) quants.
+size_t block_bytes(int bits) { return 2 * sizeof(ggml_fp16_t) + (bits == 4 ? 16 : bits == 5 ? 20 : 32); }
+
+void pack_codes(int bits, const int *codes, uint8_t *out) {
+    if (bits == 8) {
+        for (size_t j = 0; j < kValues; ++j) out[j] = static_cast<uint8_t>(static_cast<int8_t>(codes[j]));
+        return;
+    }
+    const int offset = bits == 5 ? 16 : 8;
+    uint32_t high = 0;
+    uint8_t *nibbles = out + (bits == 5 ? 4 : 0);
+    for (size_t j = 0; j < kValues / 2; ++j) {
+        const auto low = static_cast<uint32_t>(codes[j] + offset), upper = static_cast<uint32_t>(codes[j + 16] + offset);
+        nibbles[j] = static_cast<uint8_t>((low & 0x0f) | ((upper & 0x0f) << 4));
+        high |= ((low >> 4) & 1u) << j;
+        high |= ((upper >> 4) & 1u) << (j + 16);
+    }
+    if (bits == 5) std::memcpy(out, &high, sizeof(high));
+}
+
+void unpack_codes(int bits, const uint8_t *in, int *codes) {
+    if (bits == 8) {
+        for (size_t j = 0; j < kValues; ++j) codes[j] = static_cast<int8_t>(in[j]);
+        return;
+    }
+    const int offset = bits == 5 ? 16 : 8;
+    uint32_t high = 0;
+    if (bits == 5) std::memcpy(&high, in, sizeof(high));
+    const uint8_t *nibbles = in + (bits == 5 ? 4 : 0);
+    for (size_t j = 0; j < kValues / 2; ++j) {
+        codes[j] = static_cast<int>((nibbles[j] & 0x0f) | (((high >> j) & 1u) << 4)) - offset;
+        codes[j + 16] = static_cast<int>((nibbles[j] >> 4) | (((high >> (j + 16)) & 1u) << 4)) - offset;
+    }
+}
+
 void atomic_max(std::atomic<float> &target, float value) {
     float current = target.load(std::memory_order_relaxed);
     while (value > current && !target.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
@@ -58,7 +95,7 @@ std::unique_ptr<AxesSketch> AxesSketch::make(std::shared_ptr<const PrincipalAxes
         return nullptr;
     }
     for (const int b : bits) {
-        if (b < 2 || b > 8) return nullptr;
+        if (b != 4 && b != 5 && b != 8) return nullptr;
     }
     std::unique_ptr<AxesSketch> sketch(new AxesSketch());
     sketch->axes_ = std::move(axes);
@@ -67,7 +104,7 @@ std::unique_ptr<AxesSketch> AxesSketch::make(std::shared_ptr<const PrincipalAxes
     size_t at = 0;
     for (const int b : bits) {
         sketch->block_at_.push_back(at);
-        at += 2 * sizeof(ggml_fp16_t) + 4 * static_cast<size_t>(b);
+        at += block_bytes(b);
     }
     sketch->row_bytes_ = at;
     sketch->rows_ = rows;
@@ -77,7 +114,7 @@ std::unique_ptr<AxesSketch> AxesSketch::make(std::shared_ptr<const PrincipalAxes
 
 size_t AxesSketch::bytes_for(const std::vector<int> &bits, size_t rows) {
     size_t row = 0;
-    for (const int b : bits) row += 2 * sizeof(ggml_fp16_t) + 4 * static_cast<size_t>(std::max(0, b));
+    for (const int b : bits) row += block_bytes(b);
     return row * rows;
 }
 
@@ -136,7 +173,7 @@ void AxesSketch::store(size_t position, const double *u, double length, double r
         const double scale = ggml_fp16_to_fp32(half_scale);
         uint8_t *block = row + block_at_[static_cast<size_t>(b)];
         double error = 0.0, copy = 0.0, original = 0.0;
-        uint32_t plane_bits[8] = {};
+        int codes[kValues];
         for (size_t j = 0; j < kValues; ++j) {
             const int code = scale != 0.0 && std::isfinite(scale)
                                  ? static_cast<int>(std::clamp(std::nearbyint(values[j] / scale), static_cast<double>(low), static_cast<double>(high)))
@@ -145,10 +182,9 @@ void AxesSketch::store(size_t position, const double *u, double length, double r
             error += (values[j] - kept) * (values[j] - kept);
             copy += kept * kept;
             original += values[j] * values[j];
-            const auto stored = static_cast<uint32_t>(code - low);
-            for (int p = 0; p < k; ++p) plane_bits[p] |= ((stored >> p) & 1u) << j;
+            codes[j] = code;
         }
-        std::memcpy(block + 2 * sizeof(ggml_fp16_t), plane_bits, 4 * static_cast<size_t>(k));
+        pack_codes(k, codes, block + 2 * sizeof(ggml_fp16_t));
         std::memcpy(block, &half_scale, sizeof(half_scale));
         const ggml_fp16_t half_error = half_at_least((std::sqrt(error) + rotation_error) * (1.0 + 1e-12));
         std::memcpy(block + sizeof(ggml_fp16_t), &half_error, sizeof(half_error));
@@ -226,15 +262,10 @@ float AxesSketch::bound(size_t position, int state) const {
         ggml_fp16_t half_scale, half_error;
         std::memcpy(&half_scale, block, sizeof(half_scale));
         std::memcpy(&half_error, block + sizeof(ggml_fp16_t), sizeof(half_error));
-        uint32_t planes[8];
-        std::memcpy(planes, block + 2 * sizeof(ggml_fp16_t), 4 * static_cast<size_t>(k));
-        const int low = -(1 << (k - 1));
+        int codes[kValues];
+        unpack_codes(k, block + 2 * sizeof(ggml_fp16_t), codes);
         int32_t sum = 0;
-        for (size_t j = 0; j < kValues; ++j) {
-            int code = 0;
-            for (int p = 0; p < k; ++p) code |= static_cast<int>((planes[p] >> j) & 1u) << p;
-            sum += (code + low) * t[static_cast<size_t>(b) * kValues + j];
-        }
+        for (size_t j = 0; j < kValues; ++j) sum += codes[j] * t[static_cast<size_t>(b) * kValues + j];
         value += static_cast<float>(sum) * (ggml_fp16_to_fp32(half_scale) * sigmas[b]);
         bound += ggml_fp16_to_fp32(half_error) * factors[b];
     }

@@ -3,8 +3,9 @@
 // 5-bit one (docs/benchmarks.md, "A smaller copy": 4.25 bits a value there leave 30 rows a check
 // to read against 84 for 5 bits in the file's basis, on held-out states).
 //
-// A row w (Q8_0, as in the file) is held as u = A w on the axes A, per block of 32 axes in k
-// bits (a half scale d and codes c in [−2^(k−1), 2^(k−1)), stored as k bit planes), with the
+// A row w (Q8_0, as in the file) is held as u = A w on the axes A, per block of 32 axes in k =
+// 4, 5 or 8 bits (a half scale d and codes c in [−2^(k−1), 2^(k−1)), laid out as ggml's Q4_0,
+// Q5_0 and Q8_0 quants are, which SIMD code decodes in a few instructions), with the
 // block's error norm E ≥ ‖u_b − d c_b‖ beside it, rounded up (and raised by what the rotation's
 // own rounding can add). A state x (Q8_0, as llama.cpp's product quantizes it) is rotated to
 // y = A x in double and held in 16-bit blocks y_q = σ t. Then, with F_b ≥ ‖y_b‖ and
@@ -36,7 +37,7 @@ class AxesSketch {
 public:
     static constexpr int kMostStates = 64;
 
-    /// A sketch of `rows` rows on `axes` (solved), block b of axes at bits[b] bits (2 to 8), or
+    /// A sketch of `rows` rows on `axes` (solved), block b of axes at bits[b] bits (4, 5 or 8), or
     /// null (a plan that does not cover the axes in blocks of 32, bits out of range, no memory).
     static std::unique_ptr<AxesSketch> make(std::shared_ptr<const PrincipalAxes> axes, const std::vector<int> &bits, size_t rows);
     /// The bytes a sketch of `rows` rows at these bits takes.

@@ -1,7 +1,7 @@
 // The sketch in the principal axes (axes_sketch.cpp): for Q8_0 rows like a head's (a shared
 // direction, 0.45 of a row's norm, and noise, some values much larger) and states quantized as
 // llama.cpp's product quantizes them (a few blocks much larger, or along the shared direction),
-// the axes found from other rows ("kept"), and plans of 2 to 8 bits a block,
+// the axes found from other rows ("kept"), and plans of 4, 5 and 8 bits a block,
 //   - the bound plus the slack is never under the row's value as ggml's vec_dot computes it, nor
 //     under the exact value in double precision;
 //   - rows rotated in float (add_rows, in pieces) keep the bound, within 2 % of the double's;
@@ -131,17 +131,18 @@ int main() {
 
     expect(AxesSketch::make(axes, std::vector<int>(19, 4), 4) == nullptr, "a plan that does not cover the axes is refused");
     expect(AxesSketch::make(axes, std::vector<int>(20, 9), 4) == nullptr, "9 bits are refused");
+    expect(AxesSketch::make(axes, std::vector<int>(20, 3), 4) == nullptr, "3 bits are refused");
     expect(AxesSketch::make(nullptr, std::vector<int>(20, 4), 4) == nullptr, "no axes: refused");
 
     std::vector<int> plan(20, 4);
     plan.front() = 8;
     plan.back() = 5;
-    expect(AxesSketch::bytes_for(plan, 1) == 20 * 4 + 4 * 85, "8, 4 … 4, 5: 85 bit planes and 20 scales and norms a row");
+    expect(AxesSketch::bytes_for(plan, 1) == 20 * 4 + 32 + 18 * 16 + 20, "8, 4 … 4, 5: 340 bytes of codes and 20 scales and norms a row");
     const auto vec_dot = ggml_get_type_traits_cpu(GGML_TYPE_Q8_0)->vec_dot;
     double axes_gap = 0.0, file_gap = 0.0;
     double float_gap = 0.0;
     for (const bool in_float : {false, true}) {
-    for (const auto &bits : {std::vector<int>(20, 2), std::vector<int>(20, 8), plan}) {
+    for (const auto &bits : {std::vector<int>(20, 4), std::vector<int>(20, 8), plan}) {
         auto sketch = AxesSketch::make(axes, bits, static_cast<size_t>(rows));
         expect(sketch != nullptr, "made");
         if (sketch == nullptr) continue;
