@@ -16,7 +16,7 @@
 // terms are the state's `slack`; the first two its `bound`.
 //
 // Not yet used by the check: `add` rotates in double (the reference), `add_rows` in float with
-// the float sums' error counted; `reach` has no SIMD kernel yet.
+// the float sums' error counted; `reach` runs an AVX2 kernel where the CPU has one.
 #pragma once
 
 #include "ggml.h"
@@ -44,6 +44,8 @@ public:
     static size_t bytes_for(const std::vector<int> &bits, size_t rows);
 
     size_t rows() const { return rows_; }
+    /// The kernel that runs `reach`: "avx2", or "portable".
+    const char *kernel_name() const { return avx2_ ? "avx2" : "portable"; }
     size_t bytes() const { return data_.size(); }
     bool complete() const { return added_.load(std::memory_order_acquire) == rows_; }
 
@@ -59,7 +61,7 @@ public:
     float slack(int state) const { return slack_[static_cast<size_t>(state)]; }
     /// The bound for `position` and state `s`, less the slack.
     float bound(size_t position, int state) const;
-    /// As CheckSketch::reach, on the portable path.
+    /// As CheckSketch::reach: an AVX2 kernel where the CPU has it, else the portable path.
     void reach(size_t first, size_t count, const float *floor, RowChoice *below, float *runner_below,
                std::vector<SketchReach> &reached) const;
 
@@ -77,11 +79,14 @@ private:
     size_t rows_ = 0;
     std::atomic<size_t> added_{0};
     std::vector<uint8_t> data_;
+    bool avx2_ = false;
     std::atomic<float> largest_block_{0.0f}; // the largest ‖u_b‖ or ‖û_b‖ of any block added
     std::atomic<float> largest_row_{0.0f};   // the largest ‖w‖ of any row added
 
     int states_ = 0;
-    std::vector<int16_t> quants_;   // per state: the rotated state's 16-bit blocks
+    std::vector<int16_t> quants_;   // per state (whole groups of four): the rotated state's 16-bit blocks
+    std::vector<float> group_scales_;  // the AVX2 kernel's: per group of four and block, σ twice
+    std::vector<float> group_factors_; // the AVX2 kernel's: per group of four and block, F_b and zeros
     std::vector<float> scales_;     // per state and block: σ_b
     std::vector<float> factors_;    // per state and block: F_b
     std::vector<float> slack_;

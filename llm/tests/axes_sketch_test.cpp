@@ -5,6 +5,8 @@
 //   - the bound plus the slack is never under the row's value as ggml's vec_dot computes it, nor
 //     under the exact value in double precision;
 //   - rows rotated in float (add_rows, in pieces) keep the bound, within 2 % of the double's;
+//   - the AVX2 kernel, where the CPU has it, gives bounds that hold and are within rounding of
+//     the portable path's;
 //   - reach sorts the rows by the bound: reached exactly where the bound meets the floor, the
 //     largest bound below kept;
 //   - the plan 8, 4 … 4, 5 (4.25 bits a value) leaves bounds closer to the values than the file's
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -142,8 +145,12 @@ int main() {
     double axes_gap = 0.0, file_gap = 0.0;
     double float_gap = 0.0;
     for (const bool in_float : {false, true}) {
+    for (const bool portable : {true, false}) {
     for (const auto &bits : {std::vector<int>(20, 4), std::vector<int>(20, 8), plan}) {
+        // The portable path, and where the CPU has it the AVX2 kernel.
+        if (portable) setenv("ILOTOKI_ROW_KERNEL", "vec_dot", 1);
         auto sketch = AxesSketch::make(axes, bits, static_cast<size_t>(rows));
+        unsetenv("ILOTOKI_ROW_KERNEL");
         expect(sketch != nullptr, "made");
         if (sketch == nullptr) continue;
         if (in_float) {
@@ -175,13 +182,50 @@ int main() {
                 const double allowed = static_cast<double>(bound) + sketch->slack(s);
                 const double value = exact(row, state);
                 holds = holds && static_cast<double>(computed) <= allowed && value <= allowed;
-                if (bits == plan) (in_float ? float_gap : axes_gap) += allowed - value;
+                if (bits == plan && portable) (in_float ? float_gap : axes_gap) += allowed - value;
             }
         }
         char message[96];
         std::snprintf(message, sizeof(message), "%d-%d bits, rotated in %s: the bound is never under the row's value", bits.front(), bits.back(),
                       in_float ? "float" : "double");
         expect(holds, message);
+        // The kernel's bounds (every row reached at an infinitely low floor): over the values too,
+        // and within the floats' rounding of the portable path's (which the slack covers: its sums
+        // of like terms in another order).
+        std::vector<float> lowest(state_count, -INFINITY);
+        std::vector<RowChoice> unused(state_count);
+        std::vector<float> unused_runner(state_count, -INFINITY);
+        std::vector<SketchReach> all;
+        sketch->reach(0, static_cast<size_t>(rows), lowest.data(), unused.data(), unused_runner.data(), all);
+        expect(all.size() == static_cast<size_t>(rows) * state_count, "an infinitely low floor reaches every row");
+        bool close = true;
+        for (const auto &hit : all) {
+            const size_t at = static_cast<size_t>(hit.position) * state_count + static_cast<size_t>(hit.state);
+            const double value = exact(&data[static_cast<size_t>(hit.position) * kRowBytes], &states[static_cast<size_t>(hit.state) * kRowBytes]);
+            close = close && static_cast<double>(hit.bound) + sketch->slack(hit.state) >= value &&
+                    std::fabs(static_cast<double>(hit.bound) - bounds[at]) <= sketch->slack(hit.state);
+            bounds[at] = hit.bound;
+        }
+        std::snprintf(message, sizeof(message), "%d-%d bits, %s: the kernel's bounds hold and match the portable path's", bits.front(), bits.back(),
+                      sketch->kernel_name());
+        expect(close, message);
+        // Every count of states the kernels split differently (one or two alone, partial groups of
+        // four) gives the portable path's bounds within rounding.
+        for (const int count : {1, 2, 3, 5}) {
+            sketch->set_states(states.data(), kRowBytes, count);
+            std::vector<float> low_floor(static_cast<size_t>(count), -INFINITY), spare_runner(static_cast<size_t>(count), -INFINITY);
+            std::vector<RowChoice> spare(static_cast<size_t>(count));
+            std::vector<SketchReach> every;
+            sketch->reach(0, static_cast<size_t>(rows), low_floor.data(), spare.data(), spare_runner.data(), every);
+            bool same = every.size() == static_cast<size_t>(rows) * static_cast<size_t>(count);
+            for (const auto &hit : every) {
+                same = same && std::fabs(static_cast<double>(hit.bound) - sketch->bound(static_cast<size_t>(hit.position), hit.state)) <= sketch->slack(hit.state);
+            }
+            std::snprintf(message, sizeof(message), "%d-%d bits, %s, %d states: the portable path's bounds", bits.front(), bits.back(),
+                          sketch->kernel_name(), count);
+            expect(same, message);
+        }
+        sketch->set_states(states.data(), kRowBytes, state_count);
         // reach: floors at the 95th percentile of each state's bounds.
         std::vector<float> floor(state_count);
         for (int s = 0; s < state_count; ++s) {
@@ -215,8 +259,10 @@ int main() {
             }
             sorted = sorted && at_or_over == counted[static_cast<size_t>(s)] && below[static_cast<size_t>(s)].value == largest_below;
         }
-        std::snprintf(message, sizeof(message), "%d-%d bits: reach sorts the rows by their bounds", bits.front(), bits.back());
+        std::snprintf(message, sizeof(message), "%d-%d bits, %s: reach sorts the rows by their bounds", bits.front(), bits.back(),
+                      sketch->kernel_name());
         expect(sorted, message);
+    }
     }
     }
     std::printf("bound over the value, mean, 8-4-…-4-5 bits: rows rotated in double %.4g, in float %.4g\n", axes_gap / (rows * state_count),
