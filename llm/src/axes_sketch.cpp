@@ -1,6 +1,7 @@
 #include "axes_sketch.hpp"
 
 #include "check_sketch.hpp"
+#include "sketch_numbers.hpp"
 #include "ggml-cpu.h"
 
 #include <algorithm>
@@ -10,46 +11,21 @@
 #include <cstring>
 #include <limits>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#define ILOTOKI_AXES_X86 1
-#define ILOTOKI_AXES_AVX2 __attribute__((target("avx2,fma,f16c")))
-#endif
 
 namespace ilotoki {
 
 namespace {
 
-constexpr size_t kValues = 32;  // axes in a block
-constexpr size_t kQ8Block = 34; // a Q8_0 block: half scale, 32 quants
+using sketch::atomic_max;
+using sketch::float_at_least;
+using sketch::half_at_least;
+using sketch::kValues; // axes in a block
+using sketch::q8_0_values;
 constexpr double kUnit = std::numeric_limits<double>::epsilon() / 2.0;
-#if ILOTOKI_AXES_X86
+#if ILOTOKI_SKETCH_X86
 constexpr size_t kTile = 128; // rows run through every group of states while in cache
 constexpr int kGroup = 4;     // states packed into one vector
 #endif
-
-ggml_fp16_t half_at_least(double value) {
-    ggml_fp16_t half = ggml_fp32_to_fp16(static_cast<float>(value));
-    while (static_cast<double>(ggml_fp16_to_fp32(half)) < value) ++half;
-    return half;
-}
-
-float float_at_least(double value) {
-    auto single = static_cast<float>(value);
-    if (static_cast<double>(single) < value) single = std::nextafter(single, INFINITY);
-    return single;
-}
-
-/// The values of one Q8_0 vector (exact as floats).
-void q8_0_values(const uint8_t *row, int32_t blocks, float *out) {
-    for (int32_t b = 0; b < blocks; ++b) {
-        const uint8_t *block = row + static_cast<size_t>(b) * kQ8Block;
-        ggml_fp16_t half;
-        std::memcpy(&half, block, sizeof(half));
-        const float scale = ggml_fp16_to_fp32(half);
-        for (size_t j = 0; j < kValues; ++j) out[static_cast<size_t>(b) * kValues + j] = scale * static_cast<int8_t>(block[2 + j]);
-    }
-}
 
 /// How far a dot product of n doubles computed in order can be from the real one, as a share of
 /// the sum of the terms' magnitudes (Higham's γ_n, rounded up).
@@ -92,13 +68,7 @@ void unpack_codes(int bits, const uint8_t *in, int *codes) {
     }
 }
 
-void atomic_max(std::atomic<float> &target, float value) {
-    float current = target.load(std::memory_order_relaxed);
-    while (value > current && !target.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
-    }
-}
-
-#if ILOTOKI_AXES_X86
+#if ILOTOKI_SKETCH_X86
 
 /// What the kernel reads of a sketch and its states.
 struct AxesKernelData {
@@ -114,20 +84,9 @@ struct AxesKernelData {
 };
 
 /// A block's 32 codes as signed bytes (the layouts of pack_codes).
-ILOTOKI_AXES_AVX2 inline __m256i block_codes(int bits, const uint8_t *codes) {
+ILOTOKI_SKETCH_AVX2 inline __m256i block_codes(int bits, const uint8_t *codes) {
     if (bits == 8) return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(codes));
-    const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i *>(codes + (bits == 5 ? 4 : 0)));
-    const __m256i nibbles = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed, 4), packed), _mm256_set1_epi8(0x0f));
-    if (bits == 4) return _mm256_sub_epi8(nibbles, _mm256_set1_epi8(8));
-    // (nibble + 16·bit) − 16: the nibble where the fifth bit is set, else the nibble with its
-    // high bits set. Byte k takes source byte k / 8 of the bits and keeps its own bit k % 8.
-    uint32_t high;
-    std::memcpy(&high, codes, sizeof(high));
-    const __m256i which = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
-    const __m256i bit = _mm256_set1_epi64x(static_cast<int64_t>(0x8040201008040201ull));
-    const __m256i spread = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(high)), which);
-    const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
-    return _mm256_or_si256(nibbles, _mm256_andnot_si256(set, _mm256_set1_epi8(static_cast<char>(0xf0))));
+    return bits == 5 ? sketch::nibble_block_values<5>(codes) : sketch::nibble_block_values<4>(codes);
 }
 
 /// Rows [first, first + count) against states [group, group + States): each block's codes
@@ -137,7 +96,7 @@ ILOTOKI_AXES_AVX2 inline __m256i block_codes(int bits, const uint8_t *codes) {
 /// One or two states: each state's sums in a vector of its own (packing would leave most of a
 /// group of four empty: 9.3 against 18.4 ms a pass over 230,113 rows for one state, one thread).
 template <int States>
-ILOTOKI_AXES_AVX2 void reach_each_avx2(const AxesKernelData &sketch, size_t first, size_t count, const float *floor, RowChoice *below,
+ILOTOKI_SKETCH_AVX2 void reach_each_avx2(const AxesKernelData &sketch, size_t first, size_t count, const float *floor, RowChoice *below,
                                        float *runner_below, std::vector<SketchReach> &reached) {
     const size_t n = sketch.dimensions;
     const size_t blocks = sketch.blocks;
@@ -181,7 +140,7 @@ ILOTOKI_AXES_AVX2 void reach_each_avx2(const AxesKernelData &sketch, size_t firs
 }
 
 template <int Groups>
-ILOTOKI_AXES_AVX2 void reach_avx2(const AxesKernelData &sketch, size_t first, size_t count, int first_state, const float *floor,
+ILOTOKI_SKETCH_AVX2 void reach_avx2(const AxesKernelData &sketch, size_t first, size_t count, int first_state, const float *floor,
                                   RowChoice *below, float *runner_below, std::vector<SketchReach> &reached) {
     const size_t n = sketch.dimensions;
     const size_t blocks = sketch.blocks;
@@ -201,7 +160,7 @@ ILOTOKI_AXES_AVX2 void reach_avx2(const AxesKernelData &sketch, size_t first, si
             const __m256i high = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(codes, 1));
             for (int g = 0; g < Groups; ++g) {
                 const int16_t *t = sketch.quants + static_cast<size_t>(first_state + g * kGroup) * n + b * kValues;
-                const auto products = [&](int k) ILOTOKI_AXES_AVX2 {
+                const auto products = [&](int k) ILOTOKI_SKETCH_AVX2 {
                     const int16_t *state = t + static_cast<size_t>(k) * n;
                     return _mm256_add_epi32(_mm256_madd_epi16(low, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(state))),
                                             _mm256_madd_epi16(high, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(state + 16))));
@@ -253,7 +212,7 @@ std::unique_ptr<AxesSketch> AxesSketch::make(std::shared_ptr<const PrincipalAxes
     sketch->row_bytes_ = at;
     sketch->rows_ = rows;
     sketch->data_.assign(sketch->row_bytes_ * rows, 0);
-#if ILOTOKI_AXES_X86
+#if ILOTOKI_SKETCH_X86
     sketch->avx2_ = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
 #endif
     // ILOTOKI_ROW_KERNEL=vec_dot runs the portable path here too (the arm64 path, on x86).
@@ -431,7 +390,7 @@ void AxesSketch::reach(size_t first, size_t count, const float *floor, RowChoice
                        std::vector<SketchReach> &reached) const {
     if (states_ == 0 || first >= rows_) return;
     const size_t end = std::min(rows_, first + count);
-#if ILOTOKI_AXES_X86
+#if ILOTOKI_SKETCH_X86
     if (avx2_ && states_ <= 2) {
         const AxesKernelData kernel_data{data_.data(), row_bytes_, block_at_.data(), bits_.data(), static_cast<size_t>(blocks_),
                                          static_cast<size_t>(axes_->dimensions()), quants_.data(), group_scales_.data(), group_factors_.data()};
@@ -439,29 +398,18 @@ void AxesSketch::reach(size_t first, size_t count, const float *floor, RowChoice
         return;
     }
     if (avx2_) {
-        // Empty states (a count short of a whole group) have no floor: nothing reaches it.
-        float floors[kMostStates + kGroup];
-        RowChoice spare_below[kMostStates + kGroup];
-        float spare_runner[kMostStates + kGroup];
-        const int padded = (states_ + kGroup - 1) / kGroup * kGroup;
-        for (int s = 0; s < padded; ++s) {
-            floors[s] = s < states_ ? floor[s] : INFINITY;
-            spare_below[s] = s < states_ ? below[s] : RowChoice{};
-            spare_runner[s] = s < states_ ? runner_below[s] : -INFINITY;
-        }
         const AxesKernelData kernel_data{data_.data(), row_bytes_, block_at_.data(), bits_.data(), static_cast<size_t>(blocks_),
                                          static_cast<size_t>(axes_->dimensions()), quants_.data(), group_scales_.data(), group_factors_.data()};
-        for (size_t tile = first; tile < end; tile += kTile) {
-            const size_t rows = std::min(kTile, end - tile);
-            for (int group = 0; group < padded / kGroup; group += 2) {
-                auto *kernel = group + 1 < padded / kGroup ? reach_avx2<2> : reach_avx2<1>;
-                kernel(kernel_data, tile, rows, group * kGroup, floors, spare_below, spare_runner, reached);
+        sketch::in_whole_groups<kMostStates, kGroup>(states_, floor, below, runner_below, [&](const float *floors, RowChoice *group_below,
+                                                                                              float *group_runner, int padded) {
+            for (size_t tile = first; tile < end; tile += kTile) {
+                const size_t rows = std::min(kTile, end - tile);
+                for (int group = 0; group < padded / kGroup; group += 2) {
+                    auto *kernel = group + 1 < padded / kGroup ? reach_avx2<2> : reach_avx2<1>;
+                    kernel(kernel_data, tile, rows, group * kGroup, floors, group_below, group_runner, reached);
+                }
             }
-        }
-        for (int s = 0; s < states_; ++s) {
-            below[s] = spare_below[s];
-            runner_below[s] = spare_runner[s];
-        }
+        });
         return;
     }
 #endif

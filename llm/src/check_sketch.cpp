@@ -1,5 +1,7 @@
 #include "check_sketch.hpp"
 
+#include "sketch_numbers.hpp"
+
 #include "ggml-cpu.h"
 
 #include <sys/mman.h>
@@ -8,45 +10,18 @@
 #include <cmath>
 #include <cstring>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#define ILOTOKI_SKETCH_X86 1
-#define ILOTOKI_SKETCH_AVX2 __attribute__((target("avx2,fma,f16c")))
-#endif
 
 namespace ilotoki {
 
 namespace {
 
-constexpr size_t kValues = 32;      // values in a block (Q8_0, Q5_0 and Q4_0 alike)
-constexpr size_t kQ8Block = 34;     // a Q8_0 block: half scale, 32 quants
+using sketch::atomic_max;
+using sketch::float_at_least;
+using sketch::half_at_least;
+using sketch::kQ8Block;
+using sketch::kValues; // values in a block (Q8_0, Q5_0 and Q4_0 alike)
+using sketch::q8_0_values;
 constexpr int kGroup = 4;           // states packed into one vector
-
-/// The half-precision value at or above `value` (≥ 0): an error norm is never rounded down.
-ggml_fp16_t half_at_least(double value) {
-    ggml_fp16_t half = ggml_fp32_to_fp16(static_cast<float>(value));
-    while (static_cast<double>(ggml_fp16_to_fp32(half)) < value) ++half; // the next larger half
-    return half;
-}
-
-/// The float at or above `value`.
-float float_at_least(double value) {
-    auto single = static_cast<float>(value);
-    if (static_cast<double>(single) < value) single = std::nextafter(single, INFINITY);
-    return single;
-}
-
-/// The values of one Q8_0 row (half scale, 32 quants a block). Written out, not through ggml's
-/// type table: its entries are called through a pointer of another type, which UBSan rejects.
-void q8_0_values(const uint8_t *row, int32_t blocks, float *out) {
-    for (int32_t b = 0; b < blocks; ++b) {
-        const uint8_t *block = row + static_cast<size_t>(b) * kQ8Block;
-        ggml_fp16_t half;
-        std::memcpy(&half, block, sizeof(half));
-        const float scale = ggml_fp16_to_fp32(half);
-        for (size_t j = 0; j < kValues; ++j) out[static_cast<size_t>(b) * kValues + j] = scale * static_cast<int8_t>(block[2 + j]);
-    }
-}
 
 /// The values of one Q5_0 or Q4_0 row: per block a half scale, for Q5_0 the 32 fifth bits
 /// (bit j for value j), and 16 bytes whose low nibbles are values 0-15 and high nibbles 16-31.
@@ -69,12 +44,6 @@ void sketch_values(const uint8_t *row, int bits, int32_t blocks, size_t block_by
     }
 }
 
-void atomic_max(std::atomic<float> &target, float value) {
-    float current = target.load(std::memory_order_relaxed);
-    while (value > current && !target.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
-    }
-}
-
 /// Where `value` (state s's bound for `position`) reaches the floor, the row is reached;
 /// else it is merged into the state's largest and next largest bound below.
 inline void sort_bound(float value, int32_t position, int s, const float *floor, RowChoice *below, float *runner_below,
@@ -90,32 +59,10 @@ inline void sort_bound(float value, int32_t position, int s, const float *floor,
 
 constexpr size_t kTile = 128; // rows run through every state group while in cache
 
-/// 0xFF in byte k where bit k of `bits` is set.
-ILOTOKI_SKETCH_AVX2 inline __m256i bytes_of_bits(uint32_t bits) {
-    // Byte k takes the source byte k / 8 (shuffles stay within each 128-bit half; the four
-    // bytes are in both), then keeps its own bit k % 8.
-    const __m256i which = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3,
-                                           3, 3);
-    const __m256i bit = _mm256_set1_epi64x(static_cast<int64_t>(0x8040201008040201ull));
-    const __m256i spread = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(bits)), which);
-    return _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
-}
-
-/// The 32 values of a Q5_0 (Q4_0) block as signed bytes. Value j is the low nibble of byte j,
-/// value j + 16 its high nibble (ggml's layout); for Q5_0 the fifth bit of value j is bit j of
-/// qh, and the value is (nibble + 16·bit) − 16: the nibble with the bit set, else the nibble
-/// with its high bits set. Q4_0's values are the nibbles less 8.
+/// The 32 values of a Q5_0 (Q4_0) block (its half scale first) as signed bytes.
 template <int Bits>
 ILOTOKI_SKETCH_AVX2 inline __m256i block_values(const uint8_t *block) {
-    const __m128i packed_nibbles = _mm_loadu_si128(reinterpret_cast<const __m128i *>(block + (Bits == 5 ? 6 : 2)));
-    const __m256i x = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed_nibbles, 4), packed_nibbles), _mm256_set1_epi8(0x0f));
-    if constexpr (Bits == 5) {
-        uint32_t high_bits;
-        std::memcpy(&high_bits, block + 2, sizeof(high_bits));
-        return _mm256_or_si256(x, _mm256_andnot_si256(bytes_of_bits(high_bits), _mm256_set1_epi8(static_cast<char>(0xf0))));
-    } else {
-        return _mm256_sub_epi8(x, _mm256_set1_epi8(8));
-    }
+    return sketch::nibble_block_values<Bits>(block + 2);
 }
 
 /// One group of four states (or two) at a time, as the check's AVX2 kernel (row_dots.cpp)
@@ -365,34 +312,23 @@ void CheckSketch::reach(size_t first, size_t count, const float *floor, RowChoic
         return;
     }
     if (avx2_) {
-        // Empty states (a count short of a whole group) have no floor: nothing reaches it.
-        float floors[kMostStates + kGroup];
-        RowChoice spare_below[kMostStates + kGroup];
-        float spare_runner[kMostStates + kGroup];
-        const int padded = (states_ + kGroup - 1) / kGroup * kGroup;
-        for (int s = 0; s < padded; ++s) {
-            floors[s] = s < states_ ? floor[s] : INFINITY;
-            spare_below[s] = s < states_ ? below[s] : RowChoice{};
-            spare_runner[s] = s < states_ ? runner_below[s] : -INFINITY;
-        }
         const size_t quant_stride = static_cast<size_t>(blocks_) * kValues;
         const size_t lane_stride = static_cast<size_t>(blocks_) * 8;
-        for (size_t tile = first; tile < end; tile += kTile) {
-            const size_t rows = std::min(kTile, end - tile);
-            for (int group = 0; group < padded / kGroup; group += 2) {
-                const bool two = group + 1 < padded / kGroup;
-                const int8_t *quants = quants_.data() + static_cast<size_t>(group * kGroup) * quant_stride;
-                const float *scales = group_scales_.data() + static_cast<size_t>(group) * lane_stride;
-                const float *bounds = group_bounds_.data() + static_cast<size_t>(group) * lane_stride;
-                auto *kernel = bits_ == 5 ? (two ? reach_avx2<5, 2> : reach_avx2<5, 1>) : (two ? reach_avx2<4, 2> : reach_avx2<4, 1>);
-                kernel(data_, row_bytes_, block_bytes_, blocks_, tile, rows, group * kGroup, quants, scales, bounds, floors, spare_below,
-                       spare_runner, reached);
+        sketch::in_whole_groups<kMostStates, kGroup>(states_, floor, below, runner_below, [&](const float *floors, RowChoice *group_below,
+                                                                                              float *group_runner, int padded) {
+            for (size_t tile = first; tile < end; tile += kTile) {
+                const size_t rows = std::min(kTile, end - tile);
+                for (int group = 0; group < padded / kGroup; group += 2) {
+                    const bool two = group + 1 < padded / kGroup;
+                    const int8_t *quants = quants_.data() + static_cast<size_t>(group * kGroup) * quant_stride;
+                    const float *scales = group_scales_.data() + static_cast<size_t>(group) * lane_stride;
+                    const float *bounds = group_bounds_.data() + static_cast<size_t>(group) * lane_stride;
+                    auto *kernel = bits_ == 5 ? (two ? reach_avx2<5, 2> : reach_avx2<5, 1>) : (two ? reach_avx2<4, 2> : reach_avx2<4, 1>);
+                    kernel(data_, row_bytes_, block_bytes_, blocks_, tile, rows, group * kGroup, quants, scales, bounds, floors, group_below,
+                           group_runner, reached);
+                }
             }
-        }
-        for (int s = 0; s < states_; ++s) {
-            below[s] = spare_below[s];
-            runner_below[s] = spare_runner[s];
-        }
+        });
         return;
     }
 #endif

@@ -16,6 +16,7 @@
 #include "check_sketch.hpp"
 #include "ggml-cpu.h"
 #include "ggml.h"
+#include "q8_0_exact.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -89,20 +90,7 @@ std::vector<uint8_t> make_states(int count, const std::vector<float> &shared, st
     return data;
 }
 
-double exact(const uint8_t *row, const uint8_t *state) {
-    double sum = 0.0;
-    for (int32_t b = 0; b < kEmbedding / 32; ++b) {
-        const uint8_t *x = row + static_cast<size_t>(b) * kQ8Block;
-        const uint8_t *y = state + static_cast<size_t>(b) * kQ8Block;
-        ggml_fp16_t dx, dy;
-        std::memcpy(&dx, x, 2);
-        std::memcpy(&dy, y, 2);
-        int64_t products = 0;
-        for (size_t j = 2; j < kQ8Block; ++j) products += static_cast<int8_t>(x[j]) * static_cast<int8_t>(y[j]);
-        sum += static_cast<double>(ggml_fp16_to_fp32(dx)) * ggml_fp16_to_fp32(dy) * static_cast<double>(products);
-    }
-    return sum;
-}
+double exact(const uint8_t *row, const uint8_t *state) { return exact_q8_0_dot(row, state, kEmbedding); }
 
 } // namespace
 
