@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 
 
 namespace ilotoki {
@@ -21,15 +20,12 @@ using sketch::float_at_least;
 using sketch::half_at_least;
 using sketch::kValues; // axes in a block
 using sketch::q8_0_values;
-constexpr double kUnit = std::numeric_limits<double>::epsilon() / 2.0;
+using sketch::sort_bound;
 #if ILOTOKI_SKETCH_X86
 constexpr size_t kTile = 128; // rows run through every group of states while in cache
 constexpr int kGroup = 4;     // states packed into one vector
 #endif
 
-/// How far a dot product of n doubles computed in order can be from the real one, as a share of
-/// the sum of the terms' magnitudes (Higham's γ_n, rounded up).
-double gamma_for(size_t n) { return 1.01 * static_cast<double>(n) * kUnit; }
 
 /// A block's bytes: half scale, half error norm, then the codes as ggml lays out Q4_0 (16 bytes,
 /// code j in the low nibble of byte j and code j + 16 in its high nibble, less 8), Q5_0 (the 32
@@ -127,14 +123,7 @@ ILOTOKI_SKETCH_AVX2 void reach_each_avx2(const AxesKernelData &sketch, size_t fi
             }
         }
         for (int s = 0; s < States; ++s) {
-            const __m128 halves = _mm_add_ps(_mm256_castps256_ps128(sums[s]), _mm256_extractf128_ps(sums[s], 1));
-            const __m128 pairs = _mm_add_ps(halves, _mm_movehl_ps(halves, halves));
-            const float value = _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehdup_ps(pairs))) + bounds[s];
-            if (value >= floor[s]) {
-                reached.push_back({static_cast<int32_t>(position), s, value});
-            } else {
-                keep_top_two(below[s], &runner_below[s], value, static_cast<int32_t>(position));
-            }
+            sort_bound(sketch::lane_sum(sums[s]) + bounds[s], static_cast<int32_t>(position), s, floor, below, runner_below, reached);
         }
     }
 }
@@ -174,14 +163,9 @@ ILOTOKI_SKETCH_AVX2 void reach_avx2(const AxesKernelData &sketch, size_t first, 
         }
         for (int g = 0; g < Groups; ++g) {
             float bounds[kGroup];
-            _mm_storeu_ps(bounds, _mm_add_ps(_mm256_castps256_ps128(sums[g]), _mm256_extractf128_ps(sums[g], 1)));
+            sketch::group_sums(sums[g], bounds);
             for (int k = 0; k < kGroup; ++k) {
-                const int state = first_state + g * kGroup + k;
-                if (bounds[k] >= floor[state]) {
-                    reached.push_back({static_cast<int32_t>(position), state, bounds[k]});
-                } else {
-                    keep_top_two(below[state], &runner_below[state], bounds[k], static_cast<int32_t>(position));
-                }
+                sort_bound(bounds[k], static_cast<int32_t>(position), first_state + g * kGroup + k, floor, below, runner_below, reached);
             }
         }
     }
@@ -236,9 +220,8 @@ void AxesSketch::add(size_t position, const uint8_t *q8_0) {
     double length = 0.0;
     for (const float v : w) length += static_cast<double>(v) * v;
     length = std::sqrt(length);
-    // Each rotated value is off by at most γ_n Σ_j |A_kj| |w_j| ≤ γ_n ‖A_k‖ ‖w‖; a block's error
-    // vector by √32 times that (the axes' lengths differ from 1 by far less than 1 %).
-    store(position, u.data(), length, std::sqrt(static_cast<double>(kValues)) * gamma_for(n) * 1.01 * length);
+    // A block's error vector is off by at most √32 times a coordinate's error.
+    store(position, u.data(), length, std::sqrt(static_cast<double>(kValues)) * axes_->double_rotation_error() * length);
 }
 
 void AxesSketch::add_rows(size_t first, const uint8_t *q8_0, size_t count, size_t stride) {
@@ -313,8 +296,6 @@ void AxesSketch::set_states(const uint8_t *states, size_t state_bytes, int count
     quants_.assign(groups * 4 * n, 0);
     group_scales_.assign(groups * blocks * 8, 0.0f);
     group_factors_.assign(groups * blocks * 8, 0.0f);
-    scales_.assign(static_cast<size_t>(states_) * blocks, 0.0f);
-    factors_.assign(scales_.size(), 0.0f);
     slack_.assign(static_cast<size_t>(states_), 0.0f);
     std::vector<float> x(n);
     std::vector<double> y(n);
@@ -325,7 +306,7 @@ void AxesSketch::set_states(const uint8_t *states, size_t state_bytes, int count
         for (const float v : x) length += static_cast<double>(v) * v;
         length = std::sqrt(length);
         // A block of the computed y is off from A x by at most this (as a row's in `add`).
-        const double rotation_error = std::sqrt(static_cast<double>(kValues)) * gamma_for(n) * 1.01 * length;
+        const double rotation_error = std::sqrt(static_cast<double>(kValues)) * axes_->double_rotation_error() * length;
         double rounding = 0.0, magnitudes = 0.0;
         for (size_t b = 0; b < blocks; ++b) {
             const double *values = &y[b * kValues];
@@ -343,11 +324,8 @@ void AxesSketch::set_states(const uint8_t *states, size_t state_bytes, int count
             }
             const double factor = std::sqrt(squares) + rotation_error;
             const double difference = (std::sqrt(off) + rotation_error) * (1.0 + 1e-12);
-            scales_[static_cast<size_t>(s) * blocks + b] = sigma;
-            factors_[static_cast<size_t>(s) * blocks + b] = float_at_least(factor * (1.0 + 1e-12));
-            float *group_scales = &group_scales_[(static_cast<size_t>(s / 4) * blocks + b) * 8];
-            group_scales[s % 4] = group_scales[s % 4 + 4] = sigma;
-            group_factors_[(static_cast<size_t>(s / 4) * blocks + b) * 8 + static_cast<size_t>(s % 4)] = factors_[static_cast<size_t>(s) * blocks + b];
+            group_scales_[lane(s, b)] = group_scales_[lane(s, b) + 4] = sigma;
+            group_factors_[lane(s, b)] = float_at_least(factor * (1.0 + 1e-12));
             rounding += difference;
             // A block's terms: |d σ (c·t)| ≤ ‖û_b‖ ‖y_q,b‖ ≤ ‖û_b‖ (F_b + D_b), and
             // E_b F_b ≤ (‖u_b‖ + ‖û_b‖) F_b.
@@ -363,27 +341,35 @@ void AxesSketch::set_states(const uint8_t *states, size_t state_bytes, int count
     }
 }
 
-float AxesSketch::bound(size_t position, int state) const {
+void AxesSketch::row_bounds(size_t position, int first_state, int count, float *out) const {
+    // Each block's codes decoded once for every state; each state's sums in the same order.
     const uint8_t *row = &data_[position * row_bytes_];
     const auto n = static_cast<size_t>(axes_->dimensions());
-    const int16_t *t = &quants_[static_cast<size_t>(state) * n];
-    const float *sigmas = &scales_[static_cast<size_t>(state) * static_cast<size_t>(blocks_)];
-    const float *factors = &factors_[static_cast<size_t>(state) * static_cast<size_t>(blocks_)];
-    float value = 0.0f, bound = 0.0f;
-    for (int32_t b = 0; b < blocks_; ++b) {
-        const int k = bits_[static_cast<size_t>(b)];
-        const uint8_t *block = row + block_at_[static_cast<size_t>(b)];
+    float values[kMostStates] = {}, bounds[kMostStates] = {};
+    for (size_t b = 0; b < static_cast<size_t>(blocks_); ++b) {
+        const uint8_t *block = row + block_at_[b];
         ggml_fp16_t half_scale, half_error;
         std::memcpy(&half_scale, block, sizeof(half_scale));
         std::memcpy(&half_error, block + sizeof(ggml_fp16_t), sizeof(half_error));
+        const float scale = ggml_fp16_to_fp32(half_scale), error = ggml_fp16_to_fp32(half_error);
         int codes[kValues];
-        unpack_codes(k, block + 2 * sizeof(ggml_fp16_t), codes);
-        int32_t sum = 0;
-        for (size_t j = 0; j < kValues; ++j) sum += codes[j] * t[static_cast<size_t>(b) * kValues + j];
-        value += static_cast<float>(sum) * (ggml_fp16_to_fp32(half_scale) * sigmas[b]);
-        bound += ggml_fp16_to_fp32(half_error) * factors[b];
+        unpack_codes(bits_[b], block + 2 * sizeof(ggml_fp16_t), codes);
+        for (int k = 0; k < count; ++k) {
+            const int s = first_state + k;
+            const int16_t *t = &quants_[static_cast<size_t>(s) * n + b * kValues];
+            int32_t sum = 0;
+            for (size_t j = 0; j < kValues; ++j) sum += codes[j] * t[j];
+            values[k] += static_cast<float>(sum) * (scale * group_scales_[lane(s, b)]);
+            bounds[k] += error * group_factors_[lane(s, b)];
+        }
     }
-    return value + bound;
+    for (int k = 0; k < count; ++k) out[k] = values[k] + bounds[k];
+}
+
+float AxesSketch::bound(size_t position, int state) const {
+    float value = 0.0f;
+    row_bounds(position, state, 1, &value);
+    return value;
 }
 
 void AxesSketch::reach(size_t first, size_t count, const float *floor, RowChoice *below, float *runner_below,
@@ -391,15 +377,13 @@ void AxesSketch::reach(size_t first, size_t count, const float *floor, RowChoice
     if (states_ == 0 || first >= rows_) return;
     const size_t end = std::min(rows_, first + count);
 #if ILOTOKI_SKETCH_X86
+    const AxesKernelData kernel_data{data_.data(), row_bytes_, block_at_.data(), bits_.data(), static_cast<size_t>(blocks_),
+                                     static_cast<size_t>(axes_->dimensions()), quants_.data(), group_scales_.data(), group_factors_.data()};
     if (avx2_ && states_ <= 2) {
-        const AxesKernelData kernel_data{data_.data(), row_bytes_, block_at_.data(), bits_.data(), static_cast<size_t>(blocks_),
-                                         static_cast<size_t>(axes_->dimensions()), quants_.data(), group_scales_.data(), group_factors_.data()};
         (states_ == 1 ? reach_each_avx2<1> : reach_each_avx2<2>)(kernel_data, first, end - first, floor, below, runner_below, reached);
         return;
     }
     if (avx2_) {
-        const AxesKernelData kernel_data{data_.data(), row_bytes_, block_at_.data(), bits_.data(), static_cast<size_t>(blocks_),
-                                         static_cast<size_t>(axes_->dimensions()), quants_.data(), group_scales_.data(), group_factors_.data()};
         sketch::in_whole_groups<kMostStates, kGroup>(states_, floor, below, runner_below, [&](const float *floors, RowChoice *group_below,
                                                                                               float *group_runner, int padded) {
             for (size_t tile = first; tile < end; tile += kTile) {
@@ -413,39 +397,10 @@ void AxesSketch::reach(size_t first, size_t count, const float *floor, RowChoice
         return;
     }
 #endif
-    // Each block's codes decoded once for every state; each state's sums in bound's order (the
-    // same floats as bound gives).
-    const auto n = static_cast<size_t>(axes_->dimensions());
-    const auto blocks = static_cast<size_t>(blocks_);
-    float values[kMostStates], bounds[kMostStates];
+    float bounds[kMostStates];
     for (size_t position = first; position < end; ++position) {
-        const uint8_t *row = &data_[position * row_bytes_];
-        std::fill_n(values, states_, 0.0f);
-        std::fill_n(bounds, states_, 0.0f);
-        for (size_t b = 0; b < blocks; ++b) {
-            const uint8_t *block = row + block_at_[b];
-            ggml_fp16_t half_scale, half_error;
-            std::memcpy(&half_scale, block, sizeof(half_scale));
-            std::memcpy(&half_error, block + sizeof(ggml_fp16_t), sizeof(half_error));
-            const float scale = ggml_fp16_to_fp32(half_scale), error = ggml_fp16_to_fp32(half_error);
-            int codes[kValues];
-            unpack_codes(bits_[b], block + 2 * sizeof(ggml_fp16_t), codes);
-            for (int s = 0; s < states_; ++s) {
-                const int16_t *t = &quants_[static_cast<size_t>(s) * n + b * kValues];
-                int32_t sum = 0;
-                for (size_t j = 0; j < kValues; ++j) sum += codes[j] * t[j];
-                values[s] += static_cast<float>(sum) * (scale * scales_[static_cast<size_t>(s) * blocks + b]);
-                bounds[s] += error * factors_[static_cast<size_t>(s) * blocks + b];
-            }
-        }
-        for (int s = 0; s < states_; ++s) {
-            const float value = values[s] + bounds[s];
-            if (value >= floor[s]) {
-                reached.push_back({static_cast<int32_t>(position), s, value});
-            } else {
-                keep_top_two(below[s], &runner_below[s], value, static_cast<int32_t>(position));
-            }
-        }
+        row_bounds(position, 0, states_, bounds);
+        for (int s = 0; s < states_; ++s) sort_bound(bounds[s], static_cast<int32_t>(position), s, floor, below, runner_below, reached);
     }
 }
 

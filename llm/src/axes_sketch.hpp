@@ -70,6 +70,10 @@ private:
     /// Quantizes the rotated row `u` (of norm `length` before the rotation, each block off from
     /// the real rotation by at most `rotation_error`) into `position`.
     void store(size_t position, const double *u, double length, double rotation_error);
+    /// Where state s's σ_b (and F_b) stand in the group arrays.
+    size_t lane(int s, size_t b) const { return (static_cast<size_t>(s / 4) * static_cast<size_t>(blocks_) + b) * 8 + static_cast<size_t>(s % 4); }
+    /// The bounds (less the slack) of row `position` for states first_state.. <first_state + count.
+    void row_bounds(size_t position, int first_state, int count, float *out) const;
 
     std::shared_ptr<const PrincipalAxes> axes_;
     std::vector<int> bits_;
@@ -85,10 +89,8 @@ private:
 
     int states_ = 0;
     std::vector<int16_t> quants_;   // per state (whole groups of four): the rotated state's 16-bit blocks
-    std::vector<float> group_scales_;  // the AVX2 kernel's: per group of four and block, σ twice
-    std::vector<float> group_factors_; // the AVX2 kernel's: per group of four and block, F_b and zeros
-    std::vector<float> scales_;     // per state and block: σ_b
-    std::vector<float> factors_;    // per state and block: F_b
+    std::vector<float> group_scales_;  // per group of four and block: σ_b of s0 s1 s2 s3 s0 s1 s2 s3
+    std::vector<float> group_factors_; // per group of four and block: F_b of s0 s1 s2 s3, then zeros
     std::vector<float> slack_;
 };
 

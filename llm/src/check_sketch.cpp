@@ -21,6 +21,7 @@ using sketch::half_at_least;
 using sketch::kQ8Block;
 using sketch::kValues; // values in a block (Q8_0, Q5_0 and Q4_0 alike)
 using sketch::q8_0_values;
+using sketch::sort_bound;
 constexpr int kGroup = 4;           // states packed into one vector
 
 /// The values of one Q5_0 or Q4_0 row: per block a half scale, for Q5_0 the 32 fifth bits
@@ -44,16 +45,6 @@ void sketch_values(const uint8_t *row, int bits, int32_t blocks, size_t block_by
     }
 }
 
-/// Where `value` (state s's bound for `position`) reaches the floor, the row is reached;
-/// else it is merged into the state's largest and next largest bound below.
-inline void sort_bound(float value, int32_t position, int s, const float *floor, RowChoice *below, float *runner_below,
-                       std::vector<SketchReach> &reached) {
-    if (value >= floor[s]) {
-        reached.push_back({position, s, value});
-    } else {
-        keep_top_two(below[s], &runner_below[s], value, position);
-    }
-}
 
 #if ILOTOKI_SKETCH_X86
 
@@ -104,7 +95,7 @@ ILOTOKI_SKETCH_AVX2 void reach_avx2(const uint8_t *data, size_t row_bytes, size_
         }
         for (int g = 0; g < Groups; ++g) {
             float bounds[kGroup];
-            _mm_storeu_ps(bounds, _mm_add_ps(_mm256_castps256_ps128(sums[g]), _mm256_extractf128_ps(sums[g], 1)));
+            sketch::group_sums(sums[g], bounds);
             for (int k = 0; k < kGroup; ++k) {
                 sort_bound(bounds[k], static_cast<int32_t>(i), first_state + g * kGroup + k, floor, below, runner_below, reached);
             }
@@ -151,10 +142,7 @@ ILOTOKI_SKETCH_AVX2 void reach_each_avx2(const uint8_t *data, size_t row_bytes, 
             }
         }
         for (int s = 0; s < States; ++s) {
-            const __m128 halves = _mm_add_ps(_mm256_castps256_ps128(sums[s]), _mm256_extractf128_ps(sums[s], 1));
-            const __m128 pairs = _mm_add_ps(halves, _mm_movehl_ps(halves, halves));
-            const float value = _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehdup_ps(pairs)));
-            sort_bound(value + bounds[s], static_cast<int32_t>(i), s, floor, below, runner_below, reached);
+            sort_bound(sketch::lane_sum(sums[s]) + bounds[s], static_cast<int32_t>(i), s, floor, below, runner_below, reached);
         }
     }
 }

@@ -225,6 +225,13 @@ void PrincipalAxes::rotate_rows(const float *rows, size_t count, float *out) con
     rotate_rows_in(float_axes_.data(), static_cast<size_t>(n_), rows, count, out);
 }
 
+double PrincipalAxes::double_rotation_error() const {
+    // γ_n Σ_j |A_kj| |w_j| ≤ γ_n ‖A_k‖ ‖w‖ for a sum of n doubles in order (an axis's length is
+    // within the orthonormal error of 1).
+    const double u = std::numeric_limits<double>::epsilon() / 2.0, n = static_cast<double>(n_);
+    return n * u / (1.0 - n * u) * (1.0 + orthonormal_error_) * 1.01;
+}
+
 double PrincipalAxes::float_rotation_error() const {
     // A float sum of n products in any order is off by at most γ_n Σ_j |a_j w_j| (products
     // rounded or fused alike, γ_n = n u / (1 − n u), u = 2^-24), and the axes' rounding to floats

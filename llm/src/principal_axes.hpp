@@ -44,8 +44,10 @@ public:
     /// rows): x·y and (Ax)·(Ay) differ by at most this times ‖x‖ ‖y‖.
     double orthonormal_error() const { return orthonormal_error_; }
 
-    /// `out` = the coordinates of `row` on the axes (A row), in double.
+    /// `out` = the coordinates of `row` on the axes (A row), in double; each off from the real
+    /// A row by at most `double_rotation_error()` times the row's norm.
     void rotate(const float *row, double *out) const;
+    double double_rotation_error() const;
     /// The same for `count` rows (`dimensions()` floats each, one after another) in float, the
     /// fast way: `out` holds their coordinates, row after row. Each coordinate is off from the
     /// real A row by at most `float_rotation_error()` times the row's norm, whatever order the

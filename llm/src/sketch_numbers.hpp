@@ -3,6 +3,7 @@
 // a Q5_0-like block spread over bytes.
 #pragma once
 
+#include "check_sketch.hpp"
 #include "ggml.h"
 #include "row_choice.hpp"
 
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -57,6 +59,17 @@ inline void atomic_max(std::atomic<float> &target, float value) {
     }
 }
 
+/// Where `value` (state s's bound for `position`) reaches the floor, the row is reached; else it
+/// is merged into the state's largest and next largest bound below.
+inline void sort_bound(float value, int32_t position, int s, const float *floor, RowChoice *below, float *runner_below,
+                       std::vector<SketchReach> &reached) {
+    if (value >= floor[s]) {
+        reached.push_back({position, s, value});
+    } else {
+        keep_top_two(below[s], &runner_below[s], value, position);
+    }
+}
+
 /// Runs `run(floors, below, runner_below, padded)` over `states` states padded to whole groups of
 /// `Group` (at most `Most` states): the empty states have no floor (nothing reaches it); what the
 /// real states' below and runner_below become is copied back.
@@ -79,6 +92,18 @@ inline void in_whole_groups(int states, const float *floor, RowChoice *below, fl
 }
 
 #if defined(__x86_64__)
+/// The sum of a vector's eight lanes.
+ILOTOKI_SKETCH_AVX2 inline float lane_sum(__m256 lanes) {
+    const __m128 halves = _mm_add_ps(_mm256_castps256_ps128(lanes), _mm256_extractf128_ps(lanes, 1));
+    const __m128 pairs = _mm_add_ps(halves, _mm_movehl_ps(halves, halves));
+    return _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehdup_ps(pairs)));
+}
+
+/// A group's four states' bounds: lanes k and k + 4 of `sums` added.
+ILOTOKI_SKETCH_AVX2 inline void group_sums(__m256 sums, float *out) {
+    _mm_storeu_ps(out, _mm_add_ps(_mm256_castps256_ps128(sums), _mm256_extractf128_ps(sums, 1)));
+}
+
 /// The 32 values of a block laid out as ggml's Q5_0 (Bits 5: 32 fifth bits, then 16 bytes of
 /// nibbles) or Q4_0 (16 bytes of nibbles) quants, from `codes`, as signed bytes: value j is the
 /// low nibble of byte j, value j + 16 its high nibble; with 5 bits the value is (nibble +
